@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Everything the local stack needs to know about where it runs. Defaults are Supabase CLI's
+ * local defaults so that one `.env` works against `supabase start` too; every port and path can
+ * be overridden through the environment (the test runner starts a second stack beside a dev one).
+ */
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Supabase's well-known local JWT secret and the keys signed with it (public, not secrets). */
+export const LOCAL_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
+export const LOCAL_ANON_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6ImFub24iLCJleHAiOjE5ODM4MTI5OTZ9.CRXP1A7WOeoJeXxjNni43kdQwgnWNReilDMblYTn_I0';
+export const LOCAL_SERVICE_ROLE_KEY =
+  'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZS1kZW1vIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImV4cCI6MTk4MzgxMjk5Nn0.EGIM96RAZx35lJzdJsyH-qQwv8Hdp7fsn3W0YpN81IU';
+
+export interface StackConfig {
+  /** Folder holding this stack's state: database files, storage bytes, pid and env files. */
+  stateDir: string;
+  gatewayPort: number;
+  dbPort: number;
+  mailPort: number;
+  /** Internal ports, bound to loopback only. */
+  postgrestPort: number;
+  functionsPort: number;
+  /** An external Postgres to use instead of the embedded one. */
+  externalDatabaseUrl: string | undefined;
+  jwtSecret: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  /** Access-token lifetime in seconds (GoTrue's JWT_EXP). */
+  jwtExpiry: number;
+  /** Where e-mail links land: the portal. */
+  siteUrl: string;
+  additionalRedirectUrls: string[];
+  /** Extra schemas PostgREST exposes besides public (e.g. test fixtures). */
+  extraSchemas: string[];
+  /** Watch function sources and reload them (dev); off for tests and benchmarks. */
+  watchFunctions: boolean;
+  /** Load supabase/seed.sql into a fresh database. */
+  seed: boolean;
+}
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0 || value > 65535) {
+    throw new Error(`${name} must be a port number, got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
+  const stateDir = path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local');
+  const gatewayPort = intFromEnv('STACK_GATEWAY_PORT', 54321);
+  return {
+    stateDir,
+    gatewayPort,
+    dbPort: intFromEnv('STACK_DB_PORT', 54322),
+    mailPort: intFromEnv('STACK_MAIL_PORT', 54324),
+    postgrestPort: intFromEnv('STACK_POSTGREST_PORT', gatewayPort + 10),
+    functionsPort: intFromEnv('STACK_FUNCTIONS_PORT', gatewayPort + 11),
+    externalDatabaseUrl: process.env.DATABASE_URL || undefined,
+    jwtSecret: LOCAL_JWT_SECRET,
+    anonKey: LOCAL_ANON_KEY,
+    serviceRoleKey: LOCAL_SERVICE_ROLE_KEY,
+    jwtExpiry: intFromEnv('STACK_JWT_EXPIRY', 3600),
+    siteUrl: process.env.STACK_SITE_URL ?? 'http://localhost:5173',
+    additionalRedirectUrls: (process.env.STACK_REDIRECT_URLS ?? 'http://localhost:5174')
+      .split(',')
+      .filter(Boolean),
+    extraSchemas: (process.env.STACK_EXTRA_SCHEMAS ?? '').split(',').filter(Boolean),
+    watchFunctions: process.env.STACK_WATCH_FUNCTIONS !== 'false',
+    seed: process.env.STACK_SEED !== 'false',
+    ...overrides,
+  };
+}
+
+export function databaseUrl(config: StackConfig, user = 'postgres'): string {
+  if (config.externalDatabaseUrl) {
+    if (user === 'postgres') return config.externalDatabaseUrl;
+    const url = new URL(config.externalDatabaseUrl);
+    url.username = user;
+    url.password = 'postgres';
+    return url.toString();
+  }
+  return `postgresql://${user}:postgres@127.0.0.1:${config.dbPort}/postgres`;
+}
+
+export const gatewayUrl = (config: StackConfig) => `http://127.0.0.1:${config.gatewayPort}`;
+export const mailboxUrl = (config: StackConfig) => `http://127.0.0.1:${config.mailPort}`;

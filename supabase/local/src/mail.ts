@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { json, type WebHandler } from './http.ts';
+
+/**
+ * A local mail catcher. Auth hands it every e-mail instead of sending it; its HTTP API follows
+ * Mailpit's (what `supabase start` runs on the same port) so tests read mail the same way there.
+ */
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+}
+
+interface StoredMessage extends OutgoingMail {
+  id: string;
+  from: string;
+  created: string;
+}
+
+const address = (email: string) => ({ Name: '', Address: email });
+
+function summary(message: StoredMessage) {
+  return {
+    ID: message.id,
+    MessageID: message.id,
+    From: address(message.from),
+    To: [address(message.to)],
+    Subject: message.subject,
+    Created: message.created,
+    Snippet: message.text.slice(0, 250),
+    Read: false,
+  };
+}
+
+export class Mailbox implements Mailer {
+  private readonly messages: StoredMessage[] = [];
+
+  constructor(
+    private readonly from = 'noreply@shortlane.localhost',
+    private readonly capacity = 10_000,
+  ) {}
+
+  async send(mail: OutgoingMail): Promise<void> {
+    this.messages.unshift({
+      ...mail,
+      to: mail.to.toLowerCase(),
+      id: randomUUID(),
+      from: this.from,
+      created: new Date().toISOString(),
+    });
+    this.messages.length = Math.min(this.messages.length, this.capacity);
+  }
+
+  /** Newest first; `to` filters by recipient. */
+  list(to?: string): StoredMessage[] {
+    const wanted = to?.toLowerCase();
+    return wanted ? this.messages.filter((m) => m.to === wanted) : [...this.messages];
+  }
+
+  readonly handler: WebHandler = async (request) => {
+    const url = new URL(request.url);
+    const parts = url.pathname.split('/').filter(Boolean);
+    // GET /api/v1/messages, GET /api/v1/search?query=to:x, GET /api/v1/message/{id}, DELETE /api/v1/messages
+    if (parts[0] !== 'api' || parts[1] !== 'v1') return json({ error: 'Not found' }, 404);
+    if (parts[2] === 'messages' && request.method === 'DELETE') {
+      this.messages.length = 0;
+      return new Response('ok');
+    }
+    if ((parts[2] === 'messages' || parts[2] === 'search') && request.method === 'GET') {
+      const query = url.searchParams.get('query') ?? '';
+      const to = query.match(/to:"?([^"\s]+)"?/)?.[1] ?? url.searchParams.get('to') ?? undefined;
+      const found = this.list(to);
+      return json({
+        total: this.messages.length,
+        count: found.length,
+        messages_count: found.length,
+        messages: found.map(summary),
+      });
+    }
+    if (parts[2] === 'message' && parts[3] && request.method === 'GET') {
+      const message = this.messages.find((m) => m.id === parts[3]);
+      if (!message) return json({ error: 'Message not found' }, 404);
+      return json({ ...summary(message), Text: message.text, HTML: message.html });
+    }
+    return json({ error: 'Not found' }, 404);
+  };
+}

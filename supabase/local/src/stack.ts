@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import pg from 'pg';
+import { createAuthService } from './auth/index.ts';
+import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.ts';
+import { startFunctions } from './functions.ts';
+import { createGateway, listen } from './gateway.ts';
+import { sendWebResponse, toWebRequest } from './http.ts';
+import { Mailbox } from './mail.ts';
+import { migrate, type MigrationReport } from './migrate.ts';
+import { assertPortFree } from './ports.ts';
+import { startDatabase } from './postgres.ts';
+import { startPostgrest } from './postgrest.ts';
+import { createStorageService } from './storage/index.ts';
+
+export interface RunningStack {
+  env: StackEnv;
+  migrations: MigrationReport;
+  mailbox: Mailbox;
+  stop(): Promise<void>;
+}
+
+export interface StackEnv {
+  SUPABASE_URL: string;
+  SUPABASE_ANON_KEY: string;
+  SUPABASE_SERVICE_ROLE_KEY: string;
+  SUPABASE_JWT_SECRET: string;
+  DB_URL: string;
+  MAILBOX_URL: string;
+}
+
+export const stackEnvFile = (config: StackConfig) => path.join(config.stateDir, 'stack.env');
+
+export function readStackEnv(config: StackConfig): StackEnv | undefined {
+  const file = stackEnvFile(config);
+  if (!fs.existsSync(file)) return undefined;
+  const entries = fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => line.match(/^([A-Z_]+)=(.*)$/))
+    .filter((m): m is RegExpMatchArray => m !== null)
+    .map((m) => [m[1], m[2]]);
+  return Object.fromEntries(entries) as StackEnv;
+}
+
+function closeServer(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * Starts every service in dependency order. If any step fails, whatever already started is
+ * stopped again before the error propagates: a failed start leaves nothing running.
+ */
+export async function startStack(
+  config: StackConfig,
+  log: (line: string) => void,
+): Promise<RunningStack> {
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse())
+      await stop().catch((error) => log(`stop failed: ${String(error)}`));
+    stops.length = 0;
+  };
+  try {
+    await assertPortFree(config.gatewayPort, 'API gateway');
+    await assertPortFree(config.mailPort, 'mail catcher');
+    fs.mkdirSync(config.stateDir, { recursive: true });
+    fs.rmSync(stackEnvFile(config), { force: true });
+
+    const database = await startDatabase(config, log);
+    stops.push(database.stop);
+    const migrations = await migrate(database.url, { seed: config.seed });
+
+    const postgrest = await startPostgrest(config, log);
+    stops.push(postgrest.stop);
+
+    const authPool = new pg.Pool({
+      connectionString: databaseUrl(config, 'supabase_auth_admin'),
+      max: 10,
+    });
+    const storagePool = new pg.Pool({
+      connectionString: databaseUrl(config, 'supabase_storage_admin'),
+      max: 10,
+    });
+    stops.push(
+      () => authPool.end(),
+      () => storagePool.end(),
+    );
+
+    const mailbox = new Mailbox();
+    const mailServer = http.createServer((req, res) => {
+      void mailbox
+        .handler(toWebRequest(req, mailboxUrl(config)))
+        .then((response) => sendWebResponse(res, response));
+    });
+    await listen(mailServer, config.mailPort);
+    stops.push(() => closeServer(mailServer));
+
+    const functions = await startFunctions(config, log);
+    if (functions) stops.push(functions.stop);
+
+    const gateway = createGateway(config, {
+      auth: createAuthService({ config, pool: authPool, mailer: mailbox }),
+      storage: createStorageService({
+        config,
+        pool: storagePool,
+        objectsDir: path.join(config.stateDir, 'storage'),
+      }),
+      functionsPort: functions?.port,
+    });
+    await listen(gateway, config.gatewayPort);
+    stops.push(() => closeServer(gateway));
+
+    const env: StackEnv = {
+      SUPABASE_URL: gatewayUrl(config),
+      SUPABASE_ANON_KEY: config.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+      SUPABASE_JWT_SECRET: config.jwtSecret,
+      DB_URL: database.url,
+      MAILBOX_URL: mailboxUrl(config),
+    };
+    fs.writeFileSync(
+      stackEnvFile(config),
+      Object.entries(env)
+        .map(([key, value]) => `${key}=${value}`)
+        .join('\n') + '\n',
+    );
+    stops.push(async () => fs.rmSync(stackEnvFile(config), { force: true }));
+    return { env, migrations, mailbox, stop: stopAll };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}

@@ -1,0 +1,34 @@
+import { describe, expect, inject, it } from 'vitest';
+
+const env = inject('stackEnv');
+
+describe('gateway', () => {
+  it('refuses REST calls without an apikey the way Kong does', async () => {
+    const response = await fetch(`${env.SUPABASE_URL}/rest/v1/`);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: 'No API key found in request' });
+  });
+
+  it('refuses an unknown apikey', async () => {
+    const response = await fetch(`${env.SUPABASE_URL}/rest/v1/`, { headers: { apikey: 'nope' } });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ message: 'Invalid authentication credentials' });
+  });
+
+  it('serves PostgREST OpenAPI through /rest/v1/ pointing at the gateway', async () => {
+    const response = await fetch(`${env.SUPABASE_URL}/rest/v1/`, {
+      headers: { apikey: env.SUPABASE_ANON_KEY },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    const doc = (await response.json()) as { swagger: string; host: string; basePath: string };
+    expect(doc.swagger).toBe('2.0');
+    expect(`${doc.host}${doc.basePath}`).toBe(`${new URL(env.SUPABASE_URL).host}/rest/v1`);
+  });
+
+  it('answers CORS preflight for browser apps', async () => {
+    const response = await fetch(`${env.SUPABASE_URL}/auth/v1/token`, { method: 'OPTIONS' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-headers')).toContain('apikey');
+  });
+});

@@ -1,0 +1,46 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Two kinds of suites: `unit` needs nothing running; `stack` runs against a real local stack
+ * (database, PostgREST, auth, storage, functions) started once by its global setup.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: [
+            'shared/src/**/*.test.ts',
+            'supabase/local/src/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
+          environment: 'node',
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: 'ui',
+          include: ['portal/src/**/*.test.{ts,tsx}', 'kiosk/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['./portal/vitest.setup.ts'],
+          css: false,
+        },
+      },
+      {
+        test: {
+          name: 'stack',
+          include: ['supabase/local/test/**/*.test.ts', 'supabase/tests/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['./supabase/local/test/global-setup.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          // Suites share one database; files run in parallel but must not assume an empty one.
+          fileParallelism: true,
+        },
+      },
+    ],
+  },
+});
