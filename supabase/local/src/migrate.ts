@@ -7,7 +7,8 @@ import { StackError } from './errors.ts';
 
 const BOOTSTRAP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../sql');
 export const MIGRATIONS_DIR = path.join(REPO_ROOT, 'supabase', 'migrations');
-export const SEED_FILE = path.join(REPO_ROOT, 'supabase', 'seed.sql');
+/** Seed files in order, as config.toml's [db.seed] sql_paths lists them. */
+export const SEED_DIR = path.join(REPO_ROOT, 'supabase', 'seeds');
 
 function sqlFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -102,8 +103,9 @@ export async function migrate(url: string, options: { seed: boolean }): Promise<
       );
       applied.push(base);
     }
-    const seeded = bootstrapped && options.seed && fs.existsSync(SEED_FILE);
-    if (seeded) await runFile(client, SEED_FILE);
+    const seeds = sqlFiles(SEED_DIR);
+    const seeded = bootstrapped && options.seed && seeds.length > 0;
+    if (seeded) for (const file of seeds) await runFile(client, file);
     // PostgREST caches the schema; tell a running one to reload it.
     await client.query(`notify pgrst, 'reload schema'`);
     return { bootstrapped, applied, seeded };
