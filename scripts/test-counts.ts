@@ -35,7 +35,7 @@ export function countPlaywrightTests(reportJson: string): SuiteCount {
 /** deno test ends with e.g. "ok | 12 passed (3 steps) | 0 failed (40ms)" or "FAILED | 1 passed | 2 failed". */
 export function countDenoTests(output: string): SuiteCount {
   // Colour codes would split the numbers from their words.
-  const plain = output.replace(/\u001b\[[0-9;]*m/g, '');
+  const plain = output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
   const line = plain
     .split('\n')
     .reverse()
