@@ -1,0 +1,3 @@
+export * from './time.ts';
+export * from './constants.ts';
+export * from './subscriptions.ts';
