@@ -1,3 +1,6 @@
 export * from './time.ts';
 export * from './constants.ts';
 export * from './subscriptions.ts';
+export * from './orders.ts';
+export * from './features.ts';
+export * from './permissions.ts';
