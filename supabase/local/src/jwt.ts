@@ -16,7 +16,9 @@ export interface AccessTokenClaims extends JWTPayload {
 }
 
 export type TokenCheck =
-  { ok: true; claims: AccessTokenClaims } | { ok: false; reason: 'expired' | 'invalid' };
+  | { ok: true; claims: AccessTokenClaims }
+  /** `message` is the verifier's own words, which Storage passes on to the caller. */
+  | { ok: false; reason: 'expired' | 'invalid'; message: string };
 
 const encoder = new TextEncoder();
 
@@ -30,11 +32,13 @@ export function signToken(secret: string, claims: AccessTokenClaims): Promise<st
 export async function verifyToken(secret: string, token: string): Promise<TokenCheck> {
   try {
     const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] });
-    if (typeof payload.role !== 'string') return { ok: false, reason: 'invalid' };
+    if (typeof payload.role !== 'string')
+      return { ok: false, reason: 'invalid', message: 'The token has no role claim' };
     return { ok: true, claims: payload as AccessTokenClaims };
   } catch (error) {
-    if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired' };
-    return { ok: false, reason: 'invalid' };
+    const message = error instanceof Error ? error.message : 'Invalid JWT';
+    if (error instanceof joseErrors.JWTExpired) return { ok: false, reason: 'expired', message };
+    return { ok: false, reason: 'invalid', message };
   }
 }
 
