@@ -4,3 +4,5 @@ export * from './subscriptions.ts';
 export * from './orders.ts';
 export * from './features.ts';
 export * from './permissions.ts';
+export * from './plans.ts';
+export * from './credits.ts';

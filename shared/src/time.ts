@@ -48,3 +48,89 @@ export function addUtcYears(instant: Instant, years: number): Date {
 export function floorToMinute(epochMs: number): number {
   return Math.floor(epochMs / MINUTE_MS) * MINUTE_MS;
 }
+
+/** A calendar duration: years and months vary in length, the rest are fixed. */
+export interface CalendarDuration {
+  years: number;
+  months: number;
+  days: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+}
+
+const ISO_DURATION =
+  /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
+const POSTGRES_UNITS: Record<string, keyof CalendarDuration> = {
+  year: 'years',
+  years: 'years',
+  mon: 'months',
+  mons: 'months',
+  month: 'months',
+  months: 'months',
+  day: 'days',
+  days: 'days',
+  hour: 'hours',
+  hours: 'hours',
+  min: 'minutes',
+  mins: 'minutes',
+  minute: 'minutes',
+  minutes: 'minutes',
+  sec: 'seconds',
+  secs: 'seconds',
+  second: 'seconds',
+  seconds: 'seconds',
+};
+
+/**
+ * Reads a plan duration such as `alias_lifetime`: ISO 8601 (`P90D`, `P2Y`) or the way
+ * Postgres prints an interval (`90 days`, `2 years`, `1 year 2 mons`). Throws otherwise.
+ */
+export function parseDuration(text: string): CalendarDuration {
+  const duration: CalendarDuration = {
+    years: 0,
+    months: 0,
+    days: 0,
+    hours: 0,
+    minutes: 0,
+    seconds: 0,
+  };
+  const trimmed = text.trim();
+  const iso = ISO_DURATION.exec(trimmed);
+  if (iso && trimmed !== 'P' && !trimmed.endsWith('T')) {
+    const [, y, mo, w, d, h, mi, s] = iso.map((part) => Number(part ?? 0));
+    return {
+      years: y ?? 0,
+      months: mo ?? 0,
+      days: (w ?? 0) * 7 + (d ?? 0),
+      hours: h ?? 0,
+      minutes: mi ?? 0,
+      seconds: s ?? 0,
+    };
+  }
+  const tokens = trimmed.toLowerCase().split(/\s+/);
+  if (tokens.length < 2 || tokens.length % 2 !== 0) {
+    throw new RangeError(`Invalid duration: ${text}`);
+  }
+  for (let index = 0; index < tokens.length; index += 2) {
+    const amount = tokens[index] ?? '';
+    const unit = POSTGRES_UNITS[tokens[index + 1] ?? ''];
+    if (!/^\d+$/.test(amount) || unit == null) {
+      throw new RangeError(`Invalid duration: ${text}`);
+    }
+    duration[unit] += Number(amount);
+  }
+  return duration;
+}
+
+/** Adds a calendar duration in UTC: years and months first (clamped), then the fixed parts. */
+export function addDuration(instant: Instant, duration: CalendarDuration): Date {
+  const shifted = addUtcMonths(instant, duration.years * 12 + duration.months);
+  return new Date(
+    shifted.getTime() +
+      duration.days * DAY_MS +
+      duration.hours * HOUR_MS +
+      duration.minutes * MINUTE_MS +
+      duration.seconds * SECOND_MS,
+  );
+}
