@@ -6,3 +6,5 @@ export * from './features.ts';
 export * from './permissions.ts';
 export * from './plans.ts';
 export * from './credits.ts';
+export * from './sale-calendar.ts';
+export * from './trial.ts';
