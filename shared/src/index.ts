@@ -8,3 +8,5 @@ export * from './plans.ts';
 export * from './credits.ts';
 export * from './sale-calendar.ts';
 export * from './trial.ts';
+export * from './messages.ts';
+export * from './errors.ts';
