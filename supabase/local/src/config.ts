@@ -39,6 +39,8 @@ export interface StackConfig {
   extraSchemas: string[];
   /** Watch function sources and reload them (dev); off for tests and benchmarks. */
   watchFunctions: boolean;
+  /** The edge functions served, one folder each; its parent folder holds their config.toml. */
+  functionsDir: string;
   /** Load supabase/seed.sql into a fresh database. */
   seed: boolean;
 }
@@ -74,6 +76,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
       .filter(Boolean),
     extraSchemas: (process.env.STACK_EXTRA_SCHEMAS ?? '').split(',').filter(Boolean),
     watchFunctions: process.env.STACK_WATCH_FUNCTIONS !== 'false',
+    functionsDir: path.resolve(REPO_ROOT, process.env.STACK_FUNCTIONS_DIR ?? 'supabase/functions'),
     seed: process.env.STACK_SEED !== 'false',
     ...overrides,
   };

@@ -1,4 +1,12 @@
-import type { StackConfig } from './config.ts';
+import type http from 'node:http';
+import { databaseUrl, gatewayUrl, type StackConfig } from './config.ts';
+import { listen } from './gateway.ts';
+import { assertPortFree } from './ports.ts';
+import { FunctionCatalog } from './functions/catalog.ts';
+import { denoExecutable } from './functions/deno.ts';
+import { FunctionProcesses } from './functions/processes.ts';
+import { createFunctionsRouter } from './functions/router.ts';
+import { watchFunctionSources } from './functions/watcher.ts';
 
 export interface RunningFunctions {
   /** Loopback port that serves /<function-name>/... */
@@ -6,10 +14,56 @@ export interface RunningFunctions {
   stop(): Promise<void>;
 }
 
-/** Serves supabase/functions/* with real Deno. */
+/** The variables Supabase's runtime gives every function (a functions/.env adds to them). */
+export function supabaseFunctionEnv(config: StackConfig): Record<string, string> {
+  return {
+    SUPABASE_URL: gatewayUrl(config),
+    SUPABASE_ANON_KEY: config.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+    SUPABASE_DB_URL: databaseUrl(config),
+  };
+}
+
+function close(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+/**
+ * Serves `config.functionsDir` with real Deno, Supabase-style. Start-up costs nothing per
+ * function: each one boots on its first request (see FunctionProcesses).
+ */
 export async function startFunctions(
-  _config: StackConfig,
-  _log: (line: string) => void,
-): Promise<RunningFunctions | undefined> {
-  return undefined;
+  config: StackConfig,
+  log: (line: string) => void,
+): Promise<RunningFunctions> {
+  const deno = denoExecutable();
+  const catalog = new FunctionCatalog(config.functionsDir);
+  const processes = new FunctionProcesses({
+    deno,
+    catalog,
+    functionEnv: supabaseFunctionEnv(config),
+    log,
+  });
+  const server = createFunctionsRouter({ catalog, processes, jwtSecret: config.jwtSecret, log });
+  await assertPortFree(config.functionsPort, 'edge functions');
+  await listen(server, config.functionsPort);
+  const unwatch = config.watchFunctions
+    ? watchFunctionSources(catalog, processes, log)
+    : () => undefined;
+  const names = catalog.names();
+  log(
+    `functions: ${names.length ? names.join(', ') : 'none'} from ${config.functionsDir}` +
+      ` (each boots on its first request${config.watchFunctions ? '; reloads on change' : ''})`,
+  );
+  return {
+    port: config.functionsPort,
+    stop: async () => {
+      unwatch();
+      await close(server);
+      await processes.stopAll();
+    },
+  };
 }

@@ -1,0 +1,44 @@
+import postgres from 'postgres';
+import { callerOf } from './caller.ts';
+import { requireEnv } from './env.ts';
+
+export type Sql = postgres.Sql;
+export type CallerSql = postgres.TransactionSql;
+
+let pool: Sql | undefined;
+
+/** The process-wide connection pool on SUPABASE_DB_URL (as postgres, the owner). */
+export function sql(): Sql {
+  pool ??= postgres(requireEnv('SUPABASE_DB_URL'), {
+    max: 4,
+    idle_timeout: 20,
+    // Postgres notices (e.g. "relation already exists") are not function output.
+    onnotice: () => {},
+  });
+  return pool;
+}
+
+/** Closes the pool (tests; a function process otherwise keeps it until it ends). */
+export async function closeSql(): Promise<void> {
+  const open = pool;
+  pool = undefined;
+  await open?.end({ timeout: 5 });
+}
+
+/**
+ * Runs `work` in one transaction as the caller: `set local role` to the token's role and
+ * `request.jwt.claims` to its claims, as PostgREST does, so auth.uid(), auth.jwt() and every
+ * RLS policy apply. For set-based work the REST API cannot express in one call.
+ */
+export async function asCaller<T>(
+  request: Request,
+  work: (sql: CallerSql) => Promise<T>,
+): Promise<T> {
+  const { claims } = callerOf(request);
+  const result = await sql().begin(async (tx) => {
+    await tx`select set_config('role', ${claims.role}, true),
+                    set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+    return await work(tx);
+  });
+  return result as T;
+}

@@ -1,0 +1,90 @@
+/**
+ * Test support for `deno test`: handler tests use the real local stack (database, REST API),
+ * found through the env file a running stack writes. Not imported by any function.
+ */
+
+export interface StackEnv {
+  SUPABASE_URL: string;
+  SUPABASE_ANON_KEY: string;
+  SUPABASE_SERVICE_ROLE_KEY: string;
+  SUPABASE_JWT_SECRET: string;
+  DB_URL: string;
+}
+
+const repoRoot = new URL('../../../', import.meta.url);
+
+function stackEnvFile(): URL {
+  // `npm test` names its stack; otherwise the stack:up of this checkout (STACK_STATE_DIR or .local).
+  const dir =
+    Deno.env.get('SHORTLANE_TEST_STACK_DIR') ?? Deno.env.get('STACK_STATE_DIR') ?? '.local';
+  const base = dir.startsWith('/') ? new URL(`file://${dir}/`) : new URL(`${dir}/`, repoRoot);
+  return new URL('stack.env', base);
+}
+
+/** Reads the running stack's env file, or fails saying how to start one. */
+export function stackEnv(): StackEnv {
+  const file = stackEnvFile();
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch {
+    throw new Error(
+      `No running local stack (${file.pathname} is missing): start one with \`npm run stack:up\`, or run \`npm test\`.`,
+    );
+  }
+  const entries = text
+    .split('\n')
+    .map((line) => line.match(/^([A-Z_]+)=(.*)$/))
+    .filter((match): match is RegExpMatchArray => match !== null)
+    .map((match) => [match[1], match[2]]);
+  const env = Object.fromEntries(entries) as Partial<StackEnv>;
+  for (const key of [
+    'SUPABASE_URL',
+    'SUPABASE_ANON_KEY',
+    'SUPABASE_SERVICE_ROLE_KEY',
+    'SUPABASE_JWT_SECRET',
+    'DB_URL',
+  ] as const) {
+    if (!env[key]) throw new Error(`${file.pathname} has no ${key}`);
+  }
+  return env as StackEnv;
+}
+
+/** Gives this test process the env the runtime gives a function, pointing at the stack. */
+export function useStackAsRuntimeEnv(): StackEnv {
+  const env = stackEnv();
+  Deno.env.set('SUPABASE_URL', env.SUPABASE_URL);
+  Deno.env.set('SUPABASE_ANON_KEY', env.SUPABASE_ANON_KEY);
+  Deno.env.set('SUPABASE_SERVICE_ROLE_KEY', env.SUPABASE_SERVICE_ROLE_KEY);
+  Deno.env.set('SUPABASE_DB_URL', env.DB_URL);
+  return env;
+}
+
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+const encodeJson = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
+
+/** An HS256 token as Supabase Auth issues them (tests mint their own callers). */
+export async function signToken(secret: string, claims: Record<string, unknown>): Promise<string> {
+  const unsigned = `${encodeJson({ alg: 'HS256', typ: 'JWT' })}.${encodeJson(claims)}`;
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const signature = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(unsigned));
+  return `${unsigned}.${base64url(new Uint8Array(signature))}`;
+}
+
+export const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
+
+export const withAuthorization = (authorization: string | undefined, init: RequestInit = {}) =>
+  new Request('http://functions.test/fn', {
+    ...init,
+    headers: authorization ? { Authorization: authorization } : {},
+  });

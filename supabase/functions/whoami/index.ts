@@ -1,0 +1,3 @@
+import { whoami } from './handler.ts';
+
+Deno.serve(whoami);

@@ -1,0 +1,165 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnManaged } from '../processes.ts';
+import type { FunctionCatalog } from './catalog.ts';
+import { runtimeEnv } from './deno.ts';
+
+/** The function's process ended or never listened: Supabase's BOOT_ERROR. */
+export class BootError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BootError';
+  }
+}
+
+const WATCHDOG = fileURLToPath(new URL('./parent-watchdog.js', import.meta.url));
+// The first start on a machine downloads the functions' npm packages into Deno's cache.
+const BOOT_TIMEOUT_MS = 60_000;
+
+interface FunctionProcess {
+  /** Resolves to the loopback port once the function's Deno.serve accepts connections. */
+  ready: Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface FunctionProcessesOptions {
+  deno: string;
+  catalog: FunctionCatalog;
+  /** What Supabase's runtime gives every function: SUPABASE_URL, keys, SUPABASE_DB_URL. */
+  functionEnv: Record<string, string>;
+  log: (line: string) => void;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * One Deno process per function, as `deno run` of its index.ts with DENO_SERVE_ADDRESS on a
+ * loopback port: started on the function's first request, reused while warm, started afresh
+ * after it exits or is reloaded. Requests never wait for functions nobody calls.
+ */
+export class FunctionProcesses {
+  private running = new Map<string, FunctionProcess>();
+  private stopped = false;
+
+  constructor(private readonly options: FunctionProcessesOptions) {}
+
+  /** The port of the warm process serving `name`, starting one if needed. */
+  acquire(name: string): Promise<number> {
+    let instance = this.running.get(name);
+    if (!instance) {
+      instance = this.launch(name);
+      this.running.set(name, instance);
+    }
+    return instance.ready;
+  }
+
+  /** Ends the process serving `name`; its next request runs the sources as they are now. */
+  async reload(name: string): Promise<void> {
+    const instance = this.running.get(name);
+    if (!instance) return;
+    this.running.delete(name);
+    await instance.stop();
+  }
+
+  async reloadAll(): Promise<void> {
+    await Promise.all([...this.running.keys()].map((name) => this.reload(name)));
+  }
+
+  async stopAll(): Promise<void> {
+    this.stopped = true;
+    await this.reloadAll();
+  }
+
+  private denoArgs(name: string): string[] {
+    const { dir } = this.options.catalog;
+    const denoJson = path.join(dir, 'deno.json');
+    const dotEnv = path.join(dir, '.env');
+    return [
+      'run',
+      // Edge functions may use the network, read env and files, and write only temporary files.
+      '--allow-net',
+      '--allow-env',
+      '--allow-read',
+      '--allow-sys',
+      `--allow-write=${os.tmpdir()}`,
+      '--no-prompt',
+      '--preload',
+      WATCHDOG,
+      ...(fs.existsSync(denoJson) ? ['--config', denoJson] : ['--no-config']),
+      // Deno never lets the file override variables already set: SUPABASE_* stay the stack's.
+      ...(fs.existsSync(dotEnv) ? [`--env-file=${dotEnv}`] : []),
+      this.options.catalog.entrypoint(name),
+    ];
+  }
+
+  private launch(name: string): FunctionProcess {
+    const { deno, catalog, functionEnv, log } = this.options;
+    let stopProcess = async () => {};
+    const instance: FunctionProcess = {
+      ready: Promise.resolve(0),
+      stop: () => stopProcess(),
+    };
+    const forget = () => {
+      if (this.running.get(name) === instance) this.running.delete(name);
+    };
+    instance.ready = (async () => {
+      const port = await freePort();
+      // Reloaded or stopped while the port was being chosen: spawn nothing that could linger.
+      if (this.stopped || this.running.get(name) !== instance)
+        throw new BootError(`${name} was stopped while starting`);
+      const started = Date.now();
+      const managed = spawnManaged(
+        `functions/${name}`,
+        deno,
+        this.denoArgs(name),
+        {
+          cwd: path.dirname(catalog.entrypoint(name)),
+          env: { ...runtimeEnv(), ...functionEnv, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}` },
+        },
+        log,
+      );
+      stopProcess = managed.stop;
+      let exit: string | undefined;
+      managed.child.once('exit', (code, signal) => {
+        exit = signal ?? `code ${code}`;
+        forget();
+      });
+      const deadline = started + BOOT_TIMEOUT_MS;
+      while (!(await accepts(port))) {
+        if (exit) throw new BootError(`${name} exited (${exit}) before serving`);
+        if (Date.now() > deadline) {
+          await managed.stop();
+          throw new BootError(`${name} did not serve within ${BOOT_TIMEOUT_MS / 1000} s`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      log(`functions/${name}: serving on :${port} (booted in ${Date.now() - started} ms)`);
+      return port;
+    })();
+    instance.ready.catch(forget);
+    return instance;
+  }
+}
