@@ -10,3 +10,4 @@ export * from './sale-calendar.ts';
 export * from './trial.ts';
 export * from './messages.ts';
 export * from './errors.ts';
+export * from './domains.ts';
