@@ -1,1 +1,36 @@
+/**
+ * jsdom set-up for the `ui` project (portal and kiosk): jest-dom matchers, and the browser APIs
+ * Mantine and MUI call that jsdom lacks. The stubs answer like a desktop browser with no media
+ * features and no layout, which is what jsdom models.
+ */
 import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+afterEach(() => cleanup());
+
+if (!window.matchMedia) {
+  Object.defineProperty(window, 'matchMedia', {
+    writable: true,
+    value: (query: string): MediaQueryList => ({
+      matches: false,
+      media: query,
+      onchange: null,
+      addListener: () => {},
+      removeListener: () => {},
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      dispatchEvent: () => false,
+    }),
+  });
+}
+
+class NoLayoutResizeObserver implements ResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver ??= NoLayoutResizeObserver;
+
+// Mantine's Combobox and ScrollArea scroll elements into view; jsdom does no layout.
+window.HTMLElement.prototype.scrollIntoView ??= () => {};

@@ -1,0 +1,78 @@
+import { Alert, Button, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useState } from 'react';
+import { useAuth } from '../../auth/AuthContext.ts';
+import { authErrorMessage } from '../../auth/authErrorMessage.ts';
+import classes from './LoginPage.module.css';
+import { emptyCredentials, validateLogin } from './loginForm.ts';
+
+/**
+ * /app/login: e-mail and password. On success the guest-only guard moves on (to the page the
+ * user was sent here from, or the homepage); on failure the reason is announced and shown.
+ */
+export default function LoginPage() {
+  const auth = useAuth();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const form = useForm({
+    mode: 'uncontrolled',
+    initialValues: emptyCredentials,
+    validate: validateLogin,
+    validateInputOnBlur: true,
+  });
+
+  const submit = form.onSubmit(
+    async (credentials) => {
+      setBusy(true);
+      setFailure(null);
+      const error = await auth.signIn({
+        email: credentials.email.trim(),
+        password: credentials.password,
+      });
+      // On success this page is about to be replaced; only a failure needs the form back.
+      if (error) {
+        setFailure(authErrorMessage(error));
+        setBusy(false);
+      }
+    },
+    (errors) => {
+      const firstInvalid = (['email', 'password'] as const).find((name) => errors[name]);
+      if (firstInvalid) form.getInputNode(firstInvalid)?.focus();
+    },
+  );
+
+  return (
+    <main className={classes.page}>
+      <Paper className={classes.card} withBorder shadow="sm" p="xl">
+        <Title order={1} size="h2" mb="lg">
+          Log in
+        </Title>
+        <form onSubmit={submit} noValidate aria-busy={busy} aria-label="Log in">
+          <Stack gap="md">
+            {failure && (
+              <Alert color="red" role="alert" title="Could not log in">
+                {failure}
+              </Alert>
+            )}
+            <TextInput
+              label="E-mail"
+              type="email"
+              autoComplete="email"
+              key={form.key('email')}
+              {...form.getInputProps('email')}
+            />
+            <PasswordInput
+              label="Password"
+              autoComplete="current-password"
+              key={form.key('password')}
+              {...form.getInputProps('password')}
+            />
+            <Button type="submit" loading={busy} fullWidth>
+              Log in
+            </Button>
+          </Stack>
+        </form>
+      </Paper>
+    </main>
+  );
+}
