@@ -1,0 +1,94 @@
+import type pg from 'pg';
+import {
+  addOrganizationUser,
+  addTeamMember,
+  createOrganization,
+  createOrganizationRole,
+  createTeam,
+  createUser,
+  type TestOrganization,
+  type TestRole,
+  type TestTeam,
+  type TestUser,
+} from './factories.ts';
+
+/**
+ * The actors every permission matrix is written for, around one organization with one team:
+ * - owner: owns the organization (and so holds every permission on it and its teams);
+ * - orgUser: an organization user whose role holds only `limitedPermissions`;
+ * - supervisor: an organization user whose role holds `supervisor`;
+ * - teamAdmin, member, viewer: on `team` with those roles;
+ * - stranger: signed in, belongs to nothing here;
+ * - staff: the developer flag, belongs to nothing here.
+ * Anonymous visitors are `null` actors (see asActor).
+ */
+export interface Cast {
+  organization: TestOrganization;
+  team: TestTeam;
+  limitedRole: TestRole;
+  supervisorRole: TestRole;
+  owner: TestUser;
+  orgUser: TestUser;
+  supervisor: TestUser;
+  teamAdmin: TestUser;
+  member: TestUser;
+  viewer: TestUser;
+  stranger: TestUser;
+  staff: TestUser;
+}
+
+export async function createCast(
+  client: pg.ClientBase,
+  options: { limitedPermissions?: string[] } = {},
+): Promise<Cast> {
+  const [owner, orgUser, supervisor, teamAdmin, member, viewer, stranger, staff] =
+    await Promise.all([
+      createUser(client, { name: 'Owner' }),
+      createUser(client, { name: 'Org user' }),
+      createUser(client, { name: 'Supervisor' }),
+      createUser(client, { name: 'Team admin' }),
+      createUser(client, { name: 'Member' }),
+      createUser(client, { name: 'Viewer' }),
+      createUser(client, { name: 'Stranger' }),
+      createUser(client, { name: 'Staff', developer: true }),
+    ]);
+  const organization = await createOrganization(client, { ownerId: owner.id });
+  const limitedRole = await createOrganizationRole(client, {
+    organizationId: organization.id,
+    permissions: options.limitedPermissions ?? ['domains'],
+    name: 'Limited',
+  });
+  const supervisorRole = await createOrganizationRole(client, {
+    organizationId: organization.id,
+    permissions: ['supervisor'],
+    name: 'Supervisor',
+  });
+  await addOrganizationUser(client, {
+    organizationId: organization.id,
+    userId: orgUser.id,
+    roleId: limitedRole.id,
+  });
+  await addOrganizationUser(client, {
+    organizationId: organization.id,
+    userId: supervisor.id,
+    roleId: supervisorRole.id,
+  });
+  const team = await createTeam(client, { ownerId: owner.id, organizationId: organization.id });
+  await addTeamMember(client, { teamId: team.id, userId: teamAdmin.id, role: 'admin' });
+  await addTeamMember(client, { teamId: team.id, userId: member.id, role: 'member' });
+  await addTeamMember(client, { teamId: team.id, userId: viewer.id, role: 'viewer' });
+  return {
+    organization,
+    team,
+    limitedRole,
+    supervisorRole,
+    owner,
+    orgUser,
+    supervisor,
+    teamAdmin,
+    member,
+    viewer,
+    stranger,
+    staff,
+  };
+}

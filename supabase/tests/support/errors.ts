@@ -1,0 +1,182 @@
+import type pg from 'pg';
+import { expect } from 'vitest';
+
+/**
+ * The coded errors RPCs raise (the data-model contract's table): PostgREST turns errcode PTxxx
+ * into HTTP status xxx with body { code, message, details, hint }. Tests assert all four parts.
+ * Add a row here when a rule needs a new code.
+ */
+export const ERROR_CODES = {
+  url_required: { status: 422, detail: 'The URL field is required.', hint: 'url' },
+  url_invalid: { status: 422, detail: 'The url must be a valid URL.', hint: 'url' },
+  url_not_allowed: { status: 422, detail: 'This URL is not allowed.', hint: 'url' },
+  url_banned: { status: 422, detail: 'This domain is banned.', hint: 'url' },
+  domain_not_found: { status: 422, detail: 'Domain not found.', hint: 'domain' },
+  domain_guests_only_logged_in: {
+    status: 422,
+    detail: 'This domain is not available to guest users.',
+    hint: 'domain',
+  },
+  email_verification: {
+    status: 403,
+    detail: 'Please verify your e-mail address first.',
+    hint: undefined,
+  },
+  not_subscribed: { status: 402, detail: 'billing.not_subscribed', hint: 'domain' },
+  custom_alias_not_allowed: { status: 403, detail: 'custom_alias_not_allowed', hint: 'alias' },
+  alias_invalid: {
+    status: 422,
+    detail: 'The alias may only contain letters, numbers, dashes and underscores.',
+    hint: 'alias',
+  },
+  alias_reserved: { status: 422, detail: 'This alias is reserved.', hint: 'alias' },
+  alias_taken: { status: 422, detail: 'The new alias is not unique', hint: 'alias' },
+  alias_not_found: { status: 404, detail: 'Alias not found', hint: 'alias' },
+  tag_not_found: { status: 404, detail: 'Tag not found', hint: 'tags' },
+  tag_duplicate: { status: 422, detail: 'The tag has already been taken.', hint: undefined },
+  tag_too_short: { status: 422, detail: 'The tag must be at least 2 characters.', hint: undefined },
+  tag_too_long: {
+    status: 422,
+    detail: 'The tag must not be greater than 45 characters.',
+    hint: undefined,
+  },
+  tags_not_allowed: { status: 403, detail: 'Your plan does not allow tags.', hint: 'tags' },
+  description_not_allowed: {
+    status: 422,
+    detail: 'A description is only available in organizations.',
+    hint: 'description',
+  },
+  expiry_too_soon: {
+    status: 422,
+    detail: 'The expiry must be at least 5 minutes from now.',
+    hint: 'expires_at',
+  },
+  expiry_too_far: { status: 422, detail: 'The expiry must be within 5 years.', hint: 'expires_at' },
+  expiry_not_allowed: {
+    status: 403,
+    detail: 'Your plan does not allow link expiry.',
+    hint: 'expires_at',
+  },
+  plan_limit_reached: {
+    status: 402,
+    detail: "You've hit your plan's limit for creating links",
+    hint: 'form',
+  },
+  not_enough_credits: {
+    status: 402,
+    detail: 'Not enough credits for this operation',
+    hint: 'form',
+  },
+  paid_only: { status: 402, detail: 'Editing a destination needs a paid account.', hint: 'url' },
+  permission_denied: { status: 403, detail: 'Permission denied', hint: 'form' },
+  team_required: { status: 422, detail: 'Team required.', hint: 'team' },
+  unknown_team: { status: 404, detail: 'Unknown team.', hint: 'team' },
+  viewer_cannot_create: {
+    status: 403,
+    detail: 'You are not a selected team member',
+    hint: 'team',
+  },
+  invitation_not_found: { status: 404, detail: 'Invitation not found.', hint: 'invitation' },
+  already_member: {
+    status: 409,
+    detail: 'That user is already on the team or invited',
+    hint: 'invitation',
+  },
+  team_limit_reached: {
+    status: 402,
+    detail: "Your current plan doesn't allow you to create more teams or invite more members",
+    hint: 'form',
+  },
+  // The detail names the column ("status cannot be changed."), as does the hint.
+  protected_column: { status: 403, detail: undefined, hint: undefined },
+  // Added by data-core.
+  organization_not_found: {
+    status: 404,
+    detail: 'Organization not found.',
+    hint: 'organization',
+  },
+  notification_not_found: {
+    status: 404,
+    detail: 'Notification not found.',
+    hint: 'notifications',
+  },
+  notifications_required: {
+    status: 422,
+    detail: 'The notifications field is required.',
+    hint: 'notifications',
+  },
+  coupon_not_found: { status: 404, detail: 'Coupon not found.', hint: 'coupon' },
+  role_invalid: { status: 422, detail: 'The selected role is invalid.', hint: 'role' },
+  name_required: { status: 422, detail: 'The name field is required.', hint: 'name' },
+  slug_invalid: {
+    status: 422,
+    detail: 'The slug may only contain lower-case letters, numbers and dashes.',
+    hint: 'slug',
+  },
+  slug_taken: { status: 422, detail: 'The slug has already been taken.', hint: 'slug' },
+  tld_not_available: {
+    status: 422,
+    detail: 'This domain extension is not available.',
+    hint: 'domain',
+  },
+} as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+function asDatabaseError(error: unknown): pg.DatabaseError {
+  if (error instanceof Error && 'code' in error) return error as pg.DatabaseError;
+  throw new Error(`Expected a database error, got: ${String(error)}`);
+}
+
+/** Awaits a promise that must reject with a database error, and returns that error. */
+export async function expectDatabaseError(promise: Promise<unknown>): Promise<pg.DatabaseError> {
+  let outcome: unknown;
+  try {
+    outcome = await promise;
+  } catch (error) {
+    return asDatabaseError(error);
+  }
+  throw new Error(
+    `Expected the statement to fail, but it succeeded with ${JSON.stringify(outcome)}`,
+  );
+}
+
+/**
+ * A refusal by grants or row-level security: 42501 ("permission denied for …" or "new row
+ * violates row-level security policy …").
+ */
+export async function expectRefused(promise: Promise<unknown>): Promise<pg.DatabaseError> {
+  const error = await expectDatabaseError(promise);
+  expect(error.code, error.message).toBe('42501');
+  return error;
+}
+
+/** A coded RPC error: errcode PT<status>, message = code, detail and hint from the catalogue. */
+export async function expectCoded(
+  promise: Promise<unknown>,
+  code: ErrorCode,
+  overrides: { detail?: string; hint?: string } = {},
+): Promise<pg.DatabaseError> {
+  const error = await expectDatabaseError(promise);
+  const expected: { status: number; detail?: string; hint?: string } = ERROR_CODES[code];
+  expect({ code: error.code, message: error.message }).toEqual({
+    code: `PT${expected.status}`,
+    message: code,
+  });
+  const detail = overrides.detail ?? expected.detail;
+  const hint = overrides.hint ?? expected.hint;
+  if (detail !== undefined) expect(error.detail).toBe(detail);
+  if (hint !== undefined) expect(error.hint).toBe(hint);
+  return error;
+}
+
+/** A protected column refused: protected_column naming the column in detail and hint. */
+export function expectProtectedColumn(
+  promise: Promise<unknown>,
+  column: string,
+): Promise<pg.DatabaseError> {
+  return expectCoded(promise, 'protected_column', {
+    detail: `${column} cannot be changed.`,
+    hint: column,
+  });
+}
