@@ -11,3 +11,4 @@ export * from './trial.ts';
 export * from './messages.ts';
 export * from './errors.ts';
 export * from './domains.ts';
+export * from './validation/index.ts';
