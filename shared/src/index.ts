@@ -12,3 +12,4 @@ export * from './messages.ts';
 export * from './errors.ts';
 export * from './domains.ts';
 export * from './validation/index.ts';
+export * from './schemas/index.ts';

@@ -1,0 +1,50 @@
+/** Login, register and password reset forms (app-shell 2 and 5). */
+import { z } from 'zod';
+import {
+  PASSWORD_CONFIRMATION_MISMATCH,
+  PASSWORD_REQUIRED,
+  validatePassword,
+} from '../validation/password.ts';
+import { checkWith, emailField } from './rules.ts';
+
+/** A new password: at least 6 characters. */
+const newPassword = z.string({ error: PASSWORD_REQUIRED }).superRefine(checkWith(validatePassword));
+
+/** Logging in checks only presence: the length rule applies when a password is chosen. */
+export const loginSchema = z.object({
+  email: emailField(),
+  password: z.string({ error: PASSWORD_REQUIRED }).min(1, { error: PASSWORD_REQUIRED }),
+});
+export type LoginInput = z.input<typeof loginSchema>;
+
+export const registerSchema = z.object({
+  email: emailField(),
+  password: newPassword,
+});
+export type RegisterInput = z.input<typeof registerSchema>;
+
+/** password/reset: ask for the reset link. */
+export const passwordResetRequestSchema = z.object({ email: emailField() });
+export type PasswordResetRequestInput = z.input<typeof passwordResetRequestSchema>;
+
+/** password/reset/{token}: choose the new password. */
+export const passwordResetSchema = z
+  .object({
+    password: newPassword,
+    password_confirmation: z.string({ error: PASSWORD_REQUIRED }),
+  })
+  .superRefine((value, ctx) => {
+    if (value.password !== value.password_confirmation) {
+      ctx.addIssue({
+        code: 'custom',
+        message: PASSWORD_CONFIRMATION_MISMATCH,
+        path: ['password_confirmation'],
+      });
+    }
+  });
+export type PasswordResetInput = z.input<typeof passwordResetSchema>;
+
+/** The confirm-password modal; its errors come from the password field. */
+export const passwordConfirmSchema = z.object({
+  password: z.string({ error: PASSWORD_REQUIRED }).min(1, { error: PASSWORD_REQUIRED }),
+});
