@@ -1,0 +1,402 @@
+import { randomUUID } from 'node:crypto';
+import { json } from '../http.ts';
+import { asCaller, findBucketAsAdmin, type StorageContext } from './context.ts';
+import { actAs, actAsAdmin, lockObjectKey, transaction, type Tx } from './db.ts';
+import { storageErrors } from './errors.ts';
+import { assertValidKey } from './names.ts';
+import {
+  deleteObjects,
+  findObject,
+  insertObject,
+  mustFindObject,
+  relocateObject,
+  searchObjects,
+  upsertObject,
+  type ObjectRow,
+} from './object-rows.ts';
+import { renderAsset, renderHead, renderInfo } from './render.ts';
+import { field, readJsonObject } from './request-body.ts';
+import type { Route, RouteInput } from './router.ts';
+import { storeUpload } from './uploads.ts';
+
+/** Storage caps bulk deletes at 1000 keys per request. */
+const MAX_OBJECTS_PER_REQUEST = 1000;
+
+const SORT_COLUMNS = ['name', 'updated_at', 'created_at', 'last_accessed_at'];
+
+function bucketAndKey(input: RouteInput): { bucketId: string; key: string } {
+  return { bucketId: input.params.bucket ?? '', key: input.params.key ?? '' };
+}
+
+/** Reads as Storage's super user (public buckets, signed URLs, bookkeeping). */
+function asAdmin<T>(context: StorageContext, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return transaction(context.pool, work);
+}
+
+/**
+ * The object a read route serves, found as Storage does: in a public bucket anyone may read;
+ * otherwise only a caller with a valid JWT, and RLS decides which objects they see.
+ */
+async function readableObject(
+  context: StorageContext,
+  input: RouteInput,
+  publicRoute: boolean,
+): Promise<ObjectRow> {
+  const { bucketId, key } = bucketAndKey(input);
+  const bucket = await findBucketAsAdmin(context, bucketId);
+  if (!bucket || (publicRoute && !bucket.public)) throw storageErrors.noSuchBucket();
+  if (!input.caller.authenticated && !bucket.public) throw storageErrors.noSuchBucket();
+  assertValidKey(key);
+  if (bucket.public) return asAdmin(context, (tx) => mustFindObject(tx, bucketId, key));
+  return asCaller(context, input.caller, input.scope, (tx) => mustFindObject(tx, bucketId, key));
+}
+
+async function upload(context: StorageContext, input: RouteInput, upsert: boolean) {
+  const { bucketId, key } = bucketAndKey(input);
+  const row = await storeUpload(context, input.request, {
+    bucketId,
+    key,
+    caller: input.caller,
+    owner: input.caller.owner,
+    upsert,
+    scope: input.scope,
+  });
+  return json({ Id: row.id, Key: `${bucketId}/${key}` });
+}
+
+async function download(context: StorageContext, input: RouteInput, publicRoute: boolean) {
+  const object = await readableObject(context, input, publicRoute);
+  return renderAsset(context.store, input.request, object, {
+    download: input.url.searchParams.get('download'),
+  });
+}
+
+async function removeOne(context: StorageContext, input: RouteInput) {
+  const { bucketId, key } = bucketAndKey(input);
+  assertValidKey(key);
+  const removed = await transaction(context.pool, async (tx) => {
+    const existing = await findObject(tx, bucketId, key, { forUpdate: true });
+    if (!existing) throw storageErrors.noSuchKey();
+    await actAs(tx, input.caller, input.scope);
+    const [deleted] = await deleteObjects(tx, bucketId, [key]);
+    if (!deleted) throw storageErrors.accessDenied('Access denied');
+    return deleted;
+  });
+  await context.store.removeVersions([removed]);
+  return json({ message: 'Successfully deleted' });
+}
+
+async function removeMany(context: StorageContext, input: RouteInput) {
+  const bucketId = input.params.bucket ?? '';
+  const prefixes = field.requiredStringArray(await readJsonObject(input.request), 'prefixes');
+  if (prefixes.length === 0) {
+    throw storageErrors.invalidRequest('body/prefixes must NOT have fewer than 1 items');
+  }
+  if (prefixes.length > MAX_OBJECTS_PER_REQUEST) {
+    throw storageErrors.invalidRequest(
+      `Bulk object requests are limited to ${MAX_OBJECTS_PER_REQUEST} objects per request.`,
+    );
+  }
+  const removed = await asCaller(context, input.caller, input.scope, (tx) =>
+    deleteObjects(tx, bucketId, prefixes),
+  );
+  await context.store.removeVersions(removed);
+  return json(removed);
+}
+
+async function list(context: StorageContext, input: RouteInput) {
+  const bucketId = input.params.bucket ?? '';
+  const body = await readJsonObject(input.request);
+  const prefix = field.requiredString(body, 'prefix');
+  const limit = field.optionalInteger(body, 'limit', 1) ?? 100;
+  const offset = field.optionalInteger(body, 'offset', 0) ?? 0;
+  const search = field.optionalString(body, 'search') ?? '';
+  const sortBy = body.sortBy as { column?: unknown; order?: unknown } | undefined;
+  if (sortBy !== undefined && (typeof sortBy !== 'object' || sortBy === null)) {
+    throw storageErrors.invalidRequest('body/sortBy must be object');
+  }
+  const column = sortBy?.column ?? 'name';
+  const order = sortBy?.order ?? 'asc';
+  if (typeof column !== 'string' || !SORT_COLUMNS.includes(column)) {
+    throw storageErrors.invalidRequest(
+      'body/sortBy/column must be equal to one of the allowed values',
+    );
+  }
+  if (order !== 'asc' && order !== 'desc') {
+    throw storageErrors.invalidRequest(
+      'body/sortBy/order must be equal to one of the allowed values',
+    );
+  }
+  const entries = await asCaller(context, input.caller, input.scope, (tx) =>
+    searchObjects(tx, bucketId, prefix, {
+      limit,
+      offset,
+      search,
+      sortColumn: column,
+      sortOrder: order,
+    }),
+  );
+  return json(entries);
+}
+
+interface Transfer {
+  sourceBucket: string;
+  sourceKey: string;
+  destinationBucket: string;
+  destinationKey: string;
+}
+
+async function readTransfer(
+  request: Request,
+): Promise<{ transfer: Transfer; body: Record<string, unknown> }> {
+  const body = await readJsonObject(request);
+  const sourceBucket = field.requiredString(body, 'bucketId');
+  const sourceKey = field.requiredString(body, 'sourceKey');
+  const destinationKey = field.requiredString(body, 'destinationKey');
+  const destinationBucket = field.optionalString(body, 'destinationBucket') || sourceBucket;
+  assertValidKey(destinationKey);
+  return { transfer: { sourceBucket, sourceKey, destinationBucket, destinationKey }, body };
+}
+
+/** Locks both keys in a fixed order so two transfers between the same keys cannot deadlock. */
+async function lockTransfer(tx: Tx, transfer: Transfer): Promise<void> {
+  const keys: [string, string][] = [
+    [transfer.sourceBucket, transfer.sourceKey],
+    [transfer.destinationBucket, transfer.destinationKey],
+  ];
+  keys.sort((a, b) => a.join('/').localeCompare(b.join('/')));
+  for (const [bucketId, key] of keys) await lockObjectKey(tx, bucketId, key);
+}
+
+async function move(context: StorageContext, input: RouteInput) {
+  const { transfer } = await readTransfer(input.request);
+  const version = randomUUID();
+  let duplicated = false;
+  try {
+    const { source, moved } = await transaction(context.pool, async (tx) => {
+      await lockTransfer(tx, transfer);
+      const source = await findObject(tx, transfer.sourceBucket, transfer.sourceKey, {
+        forUpdate: true,
+      });
+      await actAs(tx, input.caller, input.scope);
+      if (!source || !(await findObject(tx, transfer.sourceBucket, transfer.sourceKey))) {
+        throw storageErrors.noSuchKey();
+      }
+      const sameKey =
+        transfer.sourceBucket === transfer.destinationBucket &&
+        transfer.sourceKey === transfer.destinationKey;
+      if (sameKey) return { source, moved: source };
+      const moved = await relocateObject(
+        tx,
+        { bucketId: transfer.sourceBucket, name: transfer.sourceKey },
+        {
+          bucketId: transfer.destinationBucket,
+          name: transfer.destinationKey,
+          version,
+          owner: input.caller.owner,
+        },
+      );
+      if (!moved) throw storageErrors.noSuchKey();
+      await actAsAdmin(tx);
+      await context.store.duplicate(
+        { bucketId: source.bucket_id, key: source.name, version: source.version ?? '' },
+        { bucketId: transfer.destinationBucket, key: transfer.destinationKey, version },
+      );
+      duplicated = true;
+      return { source, moved };
+    });
+    if (duplicated) await context.store.removeVersions([source]);
+    return json({ message: 'Successfully moved', Id: moved.id, Key: moved.name });
+  } catch (error) {
+    if (duplicated) {
+      await context.store.remove(transfer.destinationBucket, transfer.destinationKey, version);
+    }
+    throw error;
+  }
+}
+
+async function copy(context: StorageContext, input: RouteInput) {
+  const { transfer, body } = await readTransfer(input.request);
+  const copyMetadata = field.optionalBoolean(body, 'copyMetadata') ?? true;
+  const overrides = (body.metadata ?? {}) as { cacheControl?: unknown; mimetype?: unknown };
+  const upsert = input.request.headers.get('x-upsert') === 'true';
+  const headerMetadata = input.request.headers.get('x-metadata');
+  const version = randomUUID();
+  let duplicated = false;
+  try {
+    const { copied, previous } = await transaction(context.pool, async (tx) => {
+      await lockTransfer(tx, transfer);
+      const previous = await findObject(tx, transfer.destinationBucket, transfer.destinationKey, {
+        forUpdate: true,
+      });
+      await actAs(tx, input.caller, input.scope);
+      const source = await mustFindObject(tx, transfer.sourceBucket, transfer.sourceKey);
+      const metadata = { ...source.metadata, lastModified: new Date().toISOString() };
+      if (!copyMetadata) {
+        if (typeof overrides.cacheControl === 'string')
+          metadata.cacheControl = overrides.cacheControl;
+        if (typeof overrides.mimetype === 'string') metadata.mimetype = overrides.mimetype;
+      }
+      const userMetadata = copyMetadata
+        ? (source.user_metadata ?? undefined)
+        : headerMetadata
+          ? (JSON.parse(Buffer.from(headerMetadata, 'base64').toString('utf8')) as Record<
+              string,
+              unknown
+            >)
+          : undefined;
+      const write = upsert ? upsertObject : insertObject;
+      const copied = await write(tx, {
+        bucketId: transfer.destinationBucket,
+        name: transfer.destinationKey,
+        owner: input.caller.owner,
+        version,
+        metadata,
+        userMetadata,
+      });
+      await actAsAdmin(tx);
+      await context.store.duplicate(
+        { bucketId: source.bucket_id, key: source.name, version: source.version ?? '' },
+        { bucketId: transfer.destinationBucket, key: transfer.destinationKey, version },
+      );
+      duplicated = true;
+      return { copied, previous };
+    });
+    if (previous) await context.store.removeVersions([previous]);
+    return json({
+      Id: copied.id,
+      Key: `${transfer.destinationBucket}/${transfer.destinationKey}`,
+      ...copied,
+    });
+  } catch (error) {
+    if (duplicated) {
+      await context.store.remove(transfer.destinationBucket, transfer.destinationKey, version);
+    }
+    throw error;
+  }
+}
+
+async function info(context: StorageContext, input: RouteInput, publicRoute: boolean) {
+  return renderInfo(await readableObject(context, input, publicRoute));
+}
+
+async function head(context: StorageContext, input: RouteInput, publicRoute: boolean) {
+  return renderHead(await readableObject(context, input, publicRoute));
+}
+
+export function objectRoutes(context: StorageContext): Route[] {
+  return [
+    {
+      method: 'POST',
+      pattern: '/object/list/:bucket',
+      operation: 'storage.object.list',
+      access: 'jwt',
+      handler: (input) => list(context, input),
+    },
+    {
+      method: 'POST',
+      pattern: '/object/move',
+      operation: 'storage.object.move',
+      access: 'jwt',
+      handler: (input) => move(context, input),
+    },
+    {
+      method: 'POST',
+      pattern: '/object/copy',
+      operation: 'storage.object.copy',
+      access: 'jwt',
+      handler: (input) => copy(context, input),
+    },
+    {
+      method: 'GET',
+      pattern: '/object/public/:bucket/*',
+      operation: 'storage.object.get_public',
+      access: 'public',
+      handler: (input) => download(context, input, true),
+    },
+    {
+      method: 'HEAD',
+      pattern: '/object/public/:bucket/*',
+      operation: 'storage.object.info_public',
+      access: 'public',
+      handler: (input) => head(context, input, true),
+    },
+    {
+      method: 'GET',
+      pattern: '/object/info/public/:bucket/*',
+      operation: 'storage.object.info_public',
+      access: 'public',
+      handler: (input) => info(context, input, true),
+    },
+    {
+      method: 'GET',
+      pattern: '/object/info/authenticated/:bucket/*',
+      operation: 'object.get_authenticated_info',
+      access: 'jwt',
+      handler: (input) => info(context, input, false),
+    },
+    {
+      method: 'GET',
+      pattern: '/object/info/:bucket/*',
+      operation: 'object.get_authenticated_info',
+      access: 'jwt-optional',
+      handler: (input) => info(context, input, false),
+    },
+    {
+      method: 'GET',
+      pattern: '/object/authenticated/:bucket/*',
+      operation: 'storage.object.get_authenticated',
+      access: 'jwt',
+      handler: (input) => download(context, input, false),
+    },
+    {
+      method: 'HEAD',
+      pattern: '/object/authenticated/:bucket/*',
+      operation: 'object.head_authenticated_info',
+      access: 'jwt',
+      handler: (input) => head(context, input, false),
+    },
+    {
+      method: 'GET',
+      pattern: '/object/:bucket/*',
+      operation: 'storage.object.get_authenticated',
+      access: 'jwt-optional',
+      handler: (input) => download(context, input, false),
+    },
+    {
+      method: 'HEAD',
+      pattern: '/object/:bucket/*',
+      operation: 'object.head_authenticated_info',
+      access: 'jwt-optional',
+      handler: (input) => head(context, input, false),
+    },
+    {
+      method: 'POST',
+      pattern: '/object/:bucket/*',
+      operation: 'storage.object.upload',
+      access: 'jwt',
+      handler: (input) => upload(context, input, input.request.headers.get('x-upsert') === 'true'),
+    },
+    {
+      method: 'PUT',
+      pattern: '/object/:bucket/*',
+      operation: 'storage.object.upload_update',
+      access: 'jwt',
+      handler: (input) => upload(context, input, true),
+    },
+    {
+      method: 'DELETE',
+      pattern: '/object/:bucket/*',
+      operation: 'storage.object.delete',
+      access: 'jwt',
+      handler: (input) => removeOne(context, input),
+    },
+    {
+      method: 'DELETE',
+      pattern: '/object/:bucket',
+      operation: 'storage.object.delete_many',
+      access: 'jwt',
+      handler: (input) => removeMany(context, input),
+    },
+  ];
+}
