@@ -12,7 +12,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import { assertPortFree } from './ports.ts';
 import { startDatabase } from './postgres.ts';
 import { startPostgrest } from './postgrest.ts';
-import { createStorageService } from './storage/index.ts';
+import { createStorageService, syncConfigBuckets } from './storage/index.ts';
 
 export interface RunningStack {
   env: StackEnv;
@@ -90,6 +90,9 @@ export async function startStack(
       () => authPool.end(),
       () => storagePool.end(),
     );
+    // As `supabase start` does after migrations: the buckets config.toml declares exist.
+    const buckets = await syncConfigBuckets(storagePool);
+    if (buckets.length > 0) log(`Storage buckets from config.toml: ${buckets.join(', ')}`);
 
     const mailbox = new Mailbox();
     const mailServer = http.createServer((req, res) => {
