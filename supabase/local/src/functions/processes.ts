@@ -22,6 +22,7 @@ const BOOT_TIMEOUT_MS = 60_000;
 interface FunctionProcess {
   /** Resolves to the loopback port once the function's Deno.serve accepts connections. */
   ready: Promise<number>;
+  port?: number;
   stop(): Promise<void>;
 }
 
@@ -82,6 +83,14 @@ export class FunctionProcesses {
     if (!instance) return;
     this.running.delete(name);
     await instance.stop();
+  }
+
+  /**
+   * Drops the process that failed a request on `port`, as edge-runtime drops a worker that
+   * errored: the next request boots a fresh one instead of finding a dying process.
+   */
+  async retire(name: string, port: number): Promise<void> {
+    if (this.running.get(name)?.port === port) await this.reload(name);
   }
 
   async reloadAll(): Promise<void> {
@@ -157,6 +166,7 @@ export class FunctionProcesses {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       log(`functions/${name}: serving on :${port} (booted in ${Date.now() - started} ms)`);
+      instance.port = port;
       return port;
     })();
     instance.ready.catch(forget);

@@ -92,9 +92,10 @@ export function createFunctionsRouter({
       log(`functions/${name}: ${error instanceof BootError ? error.message : String(error)}`);
       return send(res, 503, BOOT_ERROR);
     }
-    forward(req, res, port, (error) =>
-      log(`functions/${name}: request failed (${error.message}); the function ended or crashed`),
-    );
+    forward(req, res, port, (error) => {
+      log(`functions/${name}: request failed (${error.message}); the function ended or crashed`);
+      processes.retire(name, port).catch((stopError: unknown) => log(String(stopError)));
+    });
   };
 
   return http.createServer((req, res) => {

@@ -1,0 +1,283 @@
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, type StackConfig } from '../src/config.ts';
+import { startFunctions, type RunningFunctions } from '../src/functions.ts';
+import { denoExecutable } from '../src/functions/deno.ts';
+import { createGateway, listen, notImplemented } from '../src/gateway.ts';
+import { signToken } from '../src/jwt.ts';
+
+/**
+ * The functions runtime on a fixture project (a copy, so tests can edit it), behind a gateway of
+ * its own: verify_jwt settings, the request and env a function gets, crash and boot failures,
+ * dev reload, and that stopping leaves no Deno behind.
+ */
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/functions/supabase', import.meta.url));
+const SRC = fileURLToPath(new URL('../src', import.meta.url));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const DENO = denoExecutable();
+
+/** Deno processes running a function from under `dir`. */
+function denoProcessesIn(dir: string): number[] {
+  return execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => line.trim().match(/^(\d+)\s+(.*)$/))
+    .filter((match): match is RegExpMatchArray => match !== null)
+    .filter(([, , args]) => args?.startsWith(`${DENO} run `) && args.includes(dir))
+    .map(([, pid]) => Number(pid));
+}
+
+/** A private copy of the fixture project, so tests may edit it and count its processes. */
+function copyFixture(): string {
+  const project = path.join(
+    fs.mkdtempSync(path.join(os.tmpdir(), 'shortlane-functions-')),
+    'supabase',
+  );
+  fs.cpSync(FIXTURE, project, { recursive: true });
+  return project;
+}
+
+async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => boolean) {
+  const deadline = Date.now() + 15_000;
+  let last = await probe();
+  while (!accept(last) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await probe();
+  }
+  return last;
+}
+
+let project: string;
+let config: StackConfig;
+let functions: RunningFunctions;
+let gateway: http.Server;
+let base: string;
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  project = copyFixture();
+  // The stack's own environment must not leak into functions.
+  process.env.FIXTURE_STACK_ONLY = 'set in the stack process';
+  // A functions/.env adds variables; it can never replace the ones the runtime sets.
+  fs.writeFileSync(
+    path.join(project, 'functions', '.env'),
+    'FIXTURE_FROM_DOTENV=read from .env\nSUPABASE_URL=http://overridden.invalid\n',
+  );
+  config = loadConfig({
+    stateDir: path.dirname(project),
+    functionsDir: path.join(project, 'functions'),
+    gatewayPort: await freePort(),
+    functionsPort: await freePort(),
+    watchFunctions: true,
+  });
+  functions = await startFunctions(config, (line) => logLines.push(line));
+  gateway = createGateway(config, {
+    auth: notImplemented,
+    storage: notImplemented,
+    functionsPort: functions.port,
+  });
+  await listen(gateway, config.gatewayPort);
+  base = `http://127.0.0.1:${config.gatewayPort}/functions/v1`;
+});
+
+afterAll(async () => {
+  await functions?.stop();
+  await new Promise<void>((resolve) => (gateway ? gateway.close(() => resolve()) : resolve()));
+  if (project) fs.rmSync(path.dirname(project), { recursive: true, force: true });
+});
+
+interface Echo {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  env: Record<string, string | null>;
+}
+
+describe('functions runtime', () => {
+  it('boots one process for a function’s concurrent first requests', async () => {
+    const answers = await Promise.all(Array.from({ length: 5 }, () => fetch(`${base}/open`)));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(denoProcessesIn(project)).toHaveLength(1);
+  });
+
+  it('serves a verify_jwt = false function without any JWT', async () => {
+    const response = await fetch(`${base}/open`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as Echo).method).toBe('GET');
+  });
+
+  it('hands the function the request as the caller sent it, at its Supabase URL', async () => {
+    const response = await fetch(`${base}/open/deeper/path?q=1&q=2`, {
+      method: 'PUT',
+      headers: {
+        Authorization: 'Bearer not-checked-here',
+        apikey: 'caller-apikey',
+        'x-forwarded-for': '203.0.113.7',
+        'content-type': 'text/plain',
+      },
+      body: 'payload',
+    });
+    const echo = (await response.json()) as Echo;
+    // As on Supabase: the gateway's host, the path from the function's name on, the query kept.
+    expect(echo.url).toBe(`http://127.0.0.1:${config.gatewayPort}/open/deeper/path?q=1&q=2`);
+    expect(echo.method).toBe('PUT');
+    expect(echo.body).toBe('payload');
+    expect(echo.headers).toMatchObject({
+      authorization: 'Bearer not-checked-here',
+      apikey: 'caller-apikey',
+      'x-forwarded-for': '203.0.113.7',
+      'content-type': 'text/plain',
+    });
+  });
+
+  it('gives the function Supabase’s variables plus functions/.env, and nothing of the stack', async () => {
+    const { env } = (await (await fetch(`${base}/open`)).json()) as Echo;
+    expect(env).toEqual({
+      SUPABASE_URL: `http://127.0.0.1:${config.gatewayPort}`,
+      SUPABASE_ANON_KEY: config.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
+      SUPABASE_DB_URL: `postgresql://postgres:postgres@127.0.0.1:${config.dbPort}/postgres`,
+      FIXTURE_FROM_DOTENV: 'read from .env',
+      FIXTURE_STACK_ONLY: null,
+    });
+  });
+
+  it('keeps verify_jwt on for functions the config does not open', async () => {
+    const refused = await fetch(`${base}/hello`);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ msg: 'Error: Missing authorization header' });
+
+    const token = await signToken(config.jwtSecret, {
+      role: 'authenticated',
+      sub: crypto.randomUUID(),
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
+    const allowed = await fetch(`${base}/hello`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(allowed.status).toBe(200);
+    expect(await allowed.text()).toBe('hello v1');
+  });
+
+  it('answers 404 for unknown functions and for folders that are not functions', async () => {
+    for (const name of ['missing', '_shared', '.hidden', '']) {
+      const response = await fetch(`${base}/${name}`);
+      expect(response.status, name).toBe(404);
+      expect(await response.text()).toBe('Function not found');
+    }
+  });
+
+  it('answers WORKER_ERROR when the function dies mid-request, then boots it again', async () => {
+    const before = await (await fetch(`${base}/crash`)).text();
+    expect(before).toMatch(/^alive \d+$/);
+
+    const crashed = await fetch(`${base}/crash?exit`);
+    expect(crashed.status).toBe(500);
+    expect(await crashed.json()).toEqual({
+      code: 'WORKER_ERROR',
+      message: 'Function exited due to an error (please check logs)',
+    });
+    expect(logLines.join('\n')).toMatch(/functions\/crash: .*(exited|failed)/);
+
+    const after = await fetch(`${base}/crash`);
+    expect(after.status).toBe(200);
+    expect(await after.text()).not.toBe(before);
+  });
+
+  it('answers BOOT_ERROR when the function fails to load, and logs why', async () => {
+    const response = await fetch(`${base}/boot-error`);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      code: 'BOOT_ERROR',
+      message: 'Worker failed to boot (please check logs)',
+    });
+    expect(logLines.join('\n')).toContain('boot-error fixture failed at import');
+  });
+
+  it('reloads a function when its files change', async () => {
+    const token = await signToken(config.jwtSecret, {
+      role: 'anon',
+      exp: Math.floor(Date.now() / 1000) + 60,
+    });
+    const hello = () =>
+      fetch(`${base}/hello`, { headers: { Authorization: `Bearer ${token}` } }).then((r) =>
+        r.text(),
+      );
+    expect(await hello()).toBe('hello v1');
+
+    const entry = path.join(project, 'functions', 'hello', 'index.ts');
+    fs.writeFileSync(entry, fs.readFileSync(entry, 'utf8').replace("'v1'", "'v2'"));
+    expect(await eventually(hello, (text) => text === 'hello v2')).toBe('hello v2');
+
+    const shared = path.join(project, 'functions', '_shared', 'greeting.ts');
+    fs.writeFileSync(shared, "export const greeting = 'hi';\n");
+    expect(await eventually(hello, (text) => text === 'hi v2')).toBe('hi v2');
+  });
+
+  it('stops every Deno process it started', async () => {
+    await fetch(`${base}/open`);
+    expect(denoProcessesIn(project).length).toBeGreaterThan(0);
+    await functions.stop();
+    expect(denoProcessesIn(project)).toEqual([]);
+  });
+});
+
+describe('functions runtime whose stack is killed', () => {
+  let killedProject: string | undefined;
+  afterAll(() => {
+    if (killedProject) fs.rmSync(path.dirname(killedProject), { recursive: true, force: true });
+  });
+
+  it('leaves no Deno behind even after SIGKILL', async () => {
+    killedProject = copyFixture();
+    const functionsDir = path.join(killedProject, 'functions');
+    const port = await freePort();
+    const script = `
+      import { loadConfig } from ${JSON.stringify(path.join(SRC, 'config.ts'))};
+      import { startFunctions } from ${JSON.stringify(path.join(SRC, 'functions.ts'))};
+      await startFunctions(
+        loadConfig({ functionsDir: ${JSON.stringify(functionsDir)}, functionsPort: ${port}, watchFunctions: false }),
+        () => {},
+      );
+      const response = await fetch('http://127.0.0.1:${port}/open');
+      console.log('served', response.status);
+    `;
+    const stack = spawn(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', script],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    await new Promise<void>((resolve, reject) => {
+      stack.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('served 200')) resolve();
+      });
+      stack.once('exit', (code) => reject(new Error(`the stack exited early (${code})`)));
+    });
+    expect(denoProcessesIn(functionsDir).length).toBe(1);
+
+    stack.kill('SIGKILL');
+    const left = await eventually(
+      async () => denoProcessesIn(functionsDir),
+      (pids) => pids.length === 0,
+    );
+    expect(left).toEqual([]);
+  });
+});
