@@ -28,6 +28,9 @@ export default defineConfig({
           setupFiles: ['./portal/vitest.setup.ts'],
           css: false,
         },
+        // Prefer packages' ES builds as Vite does in the browser: ra-supabase's CommonJS build
+        // would load a second copy of react-admin's contexts (no QueryClient found, and so on).
+        resolve: { mainFields: ['module', 'main'] },
       },
       {
         test: {

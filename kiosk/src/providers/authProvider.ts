@@ -1,0 +1,16 @@
+import type { SupabaseClient, User } from '@supabase/supabase-js';
+import type { AuthProvider, UserIdentity } from 'react-admin';
+import { supabaseAuthProvider } from 'ra-supabase';
+
+/** How the kiosk names a signed-in staff member (the app bar, the dashboard). */
+export function identityOf(user: User): UserIdentity {
+  return { id: user.id, fullName: user.email ?? user.phone ?? user.id };
+}
+
+/**
+ * ra-supabase's auth provider: login with e-mail and password, checkAuth from the stored session,
+ * getIdentity from GET /auth/v1/user. Staff-only access is enforced by RLS, not here.
+ */
+export function createAuthProvider(client: SupabaseClient): AuthProvider {
+  return supabaseAuthProvider(client, { getIdentity: async (user) => identityOf(user) });
+}
