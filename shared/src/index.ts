@@ -13,3 +13,4 @@ export * from './errors.ts';
 export * from './domains.ts';
 export * from './validation/index.ts';
 export * from './schemas/index.ts';
+export * from './links.ts';
