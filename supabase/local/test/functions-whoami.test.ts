@@ -80,10 +80,7 @@ describe('whoami through /functions/v1', () => {
   });
 
   it('refuses a request without a JWT', async () => {
-    const response = await fetch(`${env.SUPABASE_URL}/functions/v1/whoami`, {
-      method: 'POST',
-      headers: { apikey: env.SUPABASE_ANON_KEY },
-    });
+    const response = await fetch(`${env.SUPABASE_URL}/functions/v1/whoami`, { method: 'POST' });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ msg: 'Error: Missing authorization header' });
   });
