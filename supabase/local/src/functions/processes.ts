@@ -127,14 +127,10 @@ export class FunctionProcesses {
   private launch(name: string): FunctionProcess {
     const { deno, catalog, functionEnv, log } = this.options;
     let stopProcess = async () => {};
-    const instance: FunctionProcess = {
-      ready: Promise.resolve(0),
-      stop: () => stopProcess(),
-    };
     const forget = () => {
       if (this.running.get(name) === instance) this.running.delete(name);
     };
-    instance.ready = (async () => {
+    const boot = async (): Promise<number> => {
       const port = await freePort();
       // Reloaded or stopped while the port was being chosen: spawn nothing that could linger.
       if (this.stopped || this.running.get(name) !== instance)
@@ -151,14 +147,18 @@ export class FunctionProcesses {
         log,
       );
       stopProcess = managed.stop;
-      let exit: string | undefined;
+      let ended: string | undefined;
+      managed.child.once('error', (error) => {
+        ended = error.message;
+        forget();
+      });
       managed.child.once('exit', (code, signal) => {
-        exit = signal ?? `code ${code}`;
+        ended = signal ?? `code ${code}`;
         forget();
       });
       const deadline = started + BOOT_TIMEOUT_MS;
       while (!(await accepts(port))) {
-        if (exit) throw new BootError(`${name} exited (${exit}) before serving`);
+        if (ended) throw new BootError(`${name} ended (${ended}) before serving`);
         if (Date.now() > deadline) {
           await managed.stop();
           throw new BootError(`${name} did not serve within ${BOOT_TIMEOUT_MS / 1000} s`);
@@ -168,7 +168,9 @@ export class FunctionProcesses {
       log(`functions/${name}: serving on :${port} (booted in ${Date.now() - started} ms)`);
       instance.port = port;
       return port;
-    })();
+    };
+    // `boot` reads `instance` only after its first await, once the object exists.
+    const instance: FunctionProcess = { ready: boot(), stop: () => stopProcess() };
     instance.ready.catch(forget);
     return instance;
   }
