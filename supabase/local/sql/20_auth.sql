@@ -97,11 +97,18 @@ create table auth.sessions (
   refreshed_at timestamp,
   user_agent text,
   ip inet,
-  tag text
+  tag text,
+  oauth_client_id uuid,
+  refresh_token_hmac_key text,
+  refresh_token_counter bigint,
+  scopes text constraint sessions_scopes_length check (char_length(scopes) <= 4096)
 );
+comment on column auth.sessions.refresh_token_hmac_key is 'Holds a HMAC-SHA256 key used to sign refresh tokens for this session.';
+comment on column auth.sessions.refresh_token_counter is 'Holds the ID (counter) of the last issued refresh token.';
 create index sessions_user_id_idx on auth.sessions (user_id);
 create index user_id_created_at_idx on auth.sessions (user_id, created_at);
 create index sessions_not_after_idx on auth.sessions (not_after desc);
+create index sessions_oauth_client_id_idx on auth.sessions (oauth_client_id);
 
 create table auth.refresh_tokens (
   instance_id uuid,
@@ -132,11 +139,13 @@ create table auth.mfa_factors (
   phone text,
   last_challenged_at timestamptz unique,
   web_authn_credential jsonb,
-  web_authn_aaguid uuid
+  web_authn_aaguid uuid,
+  last_webauthn_challenge_data jsonb
 );
 create unique index mfa_factors_user_friendly_name_unique on auth.mfa_factors (friendly_name, user_id) where trim(friendly_name) <> '';
 create index factor_id_created_at_idx on auth.mfa_factors (user_id, created_at);
 create index mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+create unique index unique_phone_factor_per_user on auth.mfa_factors (user_id, phone);
 
 create table auth.mfa_challenges (
   id uuid primary key,
@@ -233,6 +242,21 @@ as $$
     nullif(current_setting('request.jwt.claims', true), '')
   )::jsonb
 $$;
+
+-- GoTrue enables RLS on its tables (without policies: only their owner and bypassing roles see
+-- rows) and lets postgres grant read access onwards.
+do $$
+declare
+  name text;
+begin
+  foreach name in array array['schema_migrations', 'instances', 'users', 'audit_log_entries',
+    'refresh_tokens', 'mfa_factors', 'sessions', 'mfa_challenges', 'mfa_amr_claims', 'flow_state',
+    'identities', 'one_time_tokens']
+  loop
+    execute format('alter table auth.%I enable row level security', name);
+    execute format('grant select on auth.%I to postgres with grant option', name);
+  end loop;
+end $$;
 
 reset role;
 

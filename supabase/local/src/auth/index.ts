@@ -1,17 +1,53 @@
 import type pg from 'pg';
 import type { StackConfig } from '../config.ts';
-import { notImplemented } from '../gateway.ts';
 import type { WebHandler } from '../http.ts';
 import type { Mailer } from '../mail.ts';
+import type { AuthContext } from './context.ts';
+import { adminLinkRoutes } from './handlers/admin-links.ts';
+import { adminRoutes } from './handlers/admin.ts';
+import { logoutRoutes } from './handlers/logout.ts';
+import { metaRoutes } from './handlers/meta.ts';
+import { mfaRoutes } from './handlers/mfa.ts';
+import { recoverRoutes } from './handlers/recover.ts';
+import { signupRoutes } from './handlers/signup.ts';
+import { tokenRoutes } from './handlers/token.ts';
+import { userRoutes } from './handlers/user.ts';
+import { verifyRoutes } from './handlers/verify.ts';
+import { Router } from './router.ts';
+import { loadAuthSettings, type AuthSettings } from './settings.ts';
+
+export type { AuthSettings } from './settings.ts';
 
 export interface AuthDependencies {
   config: StackConfig;
   /** Connected as supabase_auth_admin, the owner of the auth schema (as GoTrue connects). */
   pool: pg.Pool;
   mailer: Mailer;
+  /** Replaces settings read from supabase/config.toml (tools and tests). */
+  settings?: Partial<AuthSettings>;
 }
 
 /** GoTrue-compatible HTTP API; requests arrive with the /auth/v1 prefix removed. */
-export function createAuthService(_deps: AuthDependencies): WebHandler {
-  return notImplemented;
+export function createAuthService(deps: AuthDependencies): WebHandler {
+  const context: AuthContext = {
+    settings: loadAuthSettings(deps.config, deps.settings),
+    pool: deps.pool,
+    mailer: deps.mailer,
+  };
+  const router = new Router();
+  for (const register of [
+    metaRoutes,
+    signupRoutes,
+    tokenRoutes,
+    verifyRoutes,
+    recoverRoutes,
+    logoutRoutes,
+    userRoutes,
+    mfaRoutes,
+    adminRoutes,
+    adminLinkRoutes,
+  ]) {
+    register(router, context);
+  }
+  return router.handle;
 }

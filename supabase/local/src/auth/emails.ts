@@ -1,0 +1,232 @@
+import type { AuthContext } from './context.ts';
+import type { Db } from './db.ts';
+import { tooManyRequests } from './errors.ts';
+import { renderAuthMail, type AuthMailKind } from './mail-templates.ts';
+import {
+  generateOtp,
+  storeOneTimeToken,
+  tokenHash,
+  type OneTimeTokenType,
+} from './one-time-tokens.ts';
+import type { AuthSettings } from './settings.ts';
+import { goQueryEscape } from './urls.ts';
+import { emailOf, updateUser, type UserChanges, type UserRow } from './users.ts';
+
+/**
+ * Issuing the tokens e-mails carry, and sending those e-mails. Each kind of token lives in a
+ * "slot" of auth.users (token column + sent-at column) mirrored in auth.one_time_tokens.
+ */
+
+/** The `type` a /verify link carries. */
+export type LinkType = 'signup' | 'invite' | 'magiclink' | 'recovery' | 'email_change';
+
+interface Slot {
+  token: 'confirmation_token' | 'recovery_token' | 'reauthentication_token';
+  sentAt: 'confirmation_sent_at' | 'recovery_sent_at' | 'reauthentication_sent_at';
+  oneTimeToken: OneTimeTokenType;
+}
+
+const CONFIRMATION: Slot = {
+  token: 'confirmation_token',
+  sentAt: 'confirmation_sent_at',
+  oneTimeToken: 'confirmation_token',
+};
+const RECOVERY: Slot = {
+  token: 'recovery_token',
+  sentAt: 'recovery_sent_at',
+  oneTimeToken: 'recovery_token',
+};
+const REAUTHENTICATION: Slot = {
+  token: 'reauthentication_token',
+  sentAt: 'reauthentication_sent_at',
+  oneTimeToken: 'reauthentication_token',
+};
+
+export interface IssuedToken {
+  otp: string;
+  hash: string;
+}
+
+/** GoTrue escapes redirect_to only when it is not already escaped (has a raw &, = or #). */
+function encodeRedirect(redirectTo: string): string {
+  return /[&=#]/.test(redirectTo) ? goQueryEscape(redirectTo) : redirectTo;
+}
+
+export function actionLink(
+  settings: AuthSettings,
+  token: string,
+  type: LinkType,
+  redirectTo: string,
+): string {
+  return `${settings.externalUrl}/verify?token=${goQueryEscape(token)}&type=${goQueryEscape(type)}&redirect_to=${encodeRedirect(redirectTo)}`;
+}
+
+/** GoTrue's max_frequency: one mail of a kind per interval per user. */
+function assertSendable(settings: AuthSettings, sentAt: Date | null): void {
+  if (!sentAt) return;
+  const readyAt = sentAt.getTime() + settings.emailMaxFrequencyMs;
+  if (readyAt > Date.now()) {
+    const seconds = Math.trunc((readyAt - Date.now()) / 1000);
+    throw tooManyRequests(
+      'over_email_send_rate_limit',
+      `For security purposes, you can only request this after ${seconds} seconds.`,
+    );
+  }
+}
+
+async function issue(
+  db: Db,
+  settings: AuthSettings,
+  user: UserRow,
+  slot: Slot,
+  extra: UserChanges = {},
+): Promise<IssuedToken> {
+  const otp = generateOtp(settings.otpLength);
+  const hash = tokenHash(emailOf(user), otp);
+  await updateUser(db, user.id, { [slot.token]: hash, [slot.sentAt]: new Date(), ...extra });
+  await storeOneTimeToken(db, user.id, slot.oneTimeToken, hash, emailOf(user));
+  return { otp, hash };
+}
+
+export const issueConfirmationToken = (db: Db, settings: AuthSettings, user: UserRow) =>
+  issue(db, settings, user, CONFIRMATION);
+export const issueInviteToken = (db: Db, settings: AuthSettings, user: UserRow) =>
+  issue(db, settings, user, CONFIRMATION, { invited_at: new Date() });
+export const issueRecoveryToken = (db: Db, settings: AuthSettings, user: UserRow) =>
+  issue(db, settings, user, RECOVERY);
+
+export interface EmailChangeTokens {
+  newAddress: IssuedToken;
+  /** Only when double_confirm_changes asks the current address to confirm too. */
+  currentAddress?: IssuedToken;
+}
+
+export async function issueEmailChangeTokens(
+  db: Db,
+  settings: AuthSettings,
+  user: UserRow,
+  newEmail: string,
+  which: 'both' | 'current' | 'new' = 'both',
+): Promise<EmailChangeTokens> {
+  const newOtp = generateOtp(settings.otpLength);
+  const newAddress = { otp: newOtp, hash: tokenHash(newEmail, newOtp) };
+  let currentAddress: IssuedToken | undefined;
+  const wantsCurrent = which !== 'new' && settings.secureEmailChange && emailOf(user) !== '';
+  if (wantsCurrent) {
+    const otp = generateOtp(settings.otpLength);
+    currentAddress = { otp, hash: tokenHash(emailOf(user), otp) };
+  }
+  await updateUser(db, user.id, {
+    email_change: newEmail,
+    email_change_token_new: which === 'current' ? '' : newAddress.hash,
+    email_change_token_current: currentAddress?.hash ?? '',
+    email_change_sent_at: new Date(),
+    email_change_confirm_status: 0,
+  });
+  if (which !== 'current') {
+    await storeOneTimeToken(db, user.id, 'email_change_token_new', newAddress.hash, newEmail);
+  }
+  if (currentAddress) {
+    await storeOneTimeToken(
+      db,
+      user.id,
+      'email_change_token_current',
+      currentAddress.hash,
+      emailOf(user),
+    );
+  }
+  return { newAddress, currentAddress };
+}
+
+async function deliver(
+  context: AuthContext,
+  kind: AuthMailKind,
+  to: string,
+  token: IssuedToken,
+  link: { type: LinkType; redirectTo: string } | undefined,
+  newEmail?: string,
+): Promise<void> {
+  await context.mailer.send(
+    renderAuthMail(kind, {
+      to,
+      otp: token.otp,
+      tokenHash: token.hash,
+      confirmationUrl: link
+        ? actionLink(context.settings, token.hash, link.type, link.redirectTo)
+        : undefined,
+      newEmail,
+    }),
+  );
+}
+
+export async function sendConfirmation(
+  context: AuthContext,
+  db: Db,
+  user: UserRow,
+  redirectTo: string,
+): Promise<void> {
+  assertSendable(context.settings, user.confirmation_sent_at);
+  const token = await issueConfirmationToken(db, context.settings, user);
+  await deliver(context, 'confirmation', emailOf(user), token, { type: 'signup', redirectTo });
+}
+
+export async function sendInvite(
+  context: AuthContext,
+  db: Db,
+  user: UserRow,
+  redirectTo: string,
+): Promise<void> {
+  const token = await issueInviteToken(db, context.settings, user);
+  await deliver(context, 'invite', emailOf(user), token, { type: 'invite', redirectTo });
+}
+
+export async function sendRecovery(
+  context: AuthContext,
+  db: Db,
+  user: UserRow,
+  redirectTo: string,
+): Promise<void> {
+  assertSendable(context.settings, user.recovery_sent_at);
+  const token = await issueRecoveryToken(db, context.settings, user);
+  await deliver(context, 'recovery', emailOf(user), token, { type: 'recovery', redirectTo });
+}
+
+/** Magic links share the recovery slot (and its rate limit), as in GoTrue. */
+export async function sendMagicLink(
+  context: AuthContext,
+  db: Db,
+  user: UserRow,
+  redirectTo: string,
+): Promise<void> {
+  assertSendable(context.settings, user.recovery_sent_at);
+  const token = await issueRecoveryToken(db, context.settings, user);
+  await deliver(context, 'magic_link', emailOf(user), token, { type: 'magiclink', redirectTo });
+}
+
+export async function sendEmailChange(
+  context: AuthContext,
+  db: Db,
+  user: UserRow,
+  newEmail: string,
+  redirectTo: string,
+): Promise<void> {
+  assertSendable(context.settings, user.email_change_sent_at);
+  const tokens = await issueEmailChangeTokens(db, context.settings, user, newEmail);
+  const link = { type: 'email_change' as const, redirectTo };
+  await deliver(context, 'email_change', newEmail, tokens.newAddress, link, newEmail);
+  if (tokens.currentAddress) {
+    await deliver(context, 'email_change', emailOf(user), tokens.currentAddress, link, newEmail);
+  }
+}
+
+export async function sendReauthentication(
+  context: AuthContext,
+  db: Db,
+  user: UserRow,
+): Promise<void> {
+  assertSendable(context.settings, user.reauthentication_sent_at);
+  const token = await issue(db, context.settings, user, REAUTHENTICATION);
+  await context.mailer.send(
+    renderAuthMail('reauthentication', { to: emailOf(user), otp: token.otp }),
+  );
+}

@@ -1,0 +1,81 @@
+import { json } from '../../http.ts';
+import { recordAudit } from '../audit.ts';
+import { clientInfo, type AuthContext } from '../context.ts';
+import { transaction } from '../db.ts';
+import { badRequest, unprocessable, WeakPasswordError } from '../errors.ts';
+import { readParams } from '../params.ts';
+import { checkPasswordStrength, verifyPassword } from '../passwords.ts';
+import type { Router } from '../router.ts';
+import { issueSession, refreshTokenGrant } from '../tokens.ts';
+import { findUserByEmail, hasPassword, isBanned, isEmailConfirmed } from '../users.ts';
+
+const INVALID_LOGIN = 'Invalid login credentials';
+
+export function tokenRoutes(router: Router, context: AuthContext): void {
+  const { settings, pool } = context;
+
+  async function passwordGrant(request: Request): Promise<Response> {
+    const params = await readParams(request, {
+      email: 'string',
+      phone: 'string',
+      password: 'string',
+    });
+    if (params.email && params.phone) {
+      throw badRequest(
+        'validation_failed',
+        'Only an email address or phone number should be provided on login.',
+      );
+    }
+    if (params.phone) throw unprocessable('phone_provider_disabled', 'Phone logins are disabled');
+    if (!params.email) throw badRequest('validation_failed', 'missing email or phone');
+    if (!settings.emailSignupEnabled) {
+      throw unprocessable('email_provider_disabled', 'Email logins are disabled');
+    }
+
+    const user = await findUserByEmail(pool, params.email, settings.audience);
+    if (!user || !hasPassword(user)) throw badRequest('invalid_credentials', INVALID_LOGIN);
+    if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
+    const password = params.password ?? '';
+    if (!(await verifyPassword(password, user.encrypted_password))) {
+      throw badRequest('invalid_credentials', INVALID_LOGIN);
+    }
+    // A correct password that today's rules would refuse still signs in, with a warning.
+    let weakPassword: WeakPasswordError | undefined;
+    try {
+      checkPasswordStrength(settings, password);
+    } catch (error) {
+      if (error instanceof WeakPasswordError) weakPassword = error;
+    }
+    if (!isEmailConfirmed(user)) throw badRequest('email_not_confirmed', 'Email not confirmed');
+
+    const client = clientInfo(request);
+    const body = await transaction(pool, async (tx) => {
+      await recordAudit(tx, user, 'login', client, { provider: 'email' });
+      return issueSession(tx, settings, user.id, 'password', client);
+    });
+    return json(
+      weakPassword
+        ? {
+            ...body,
+            weak_password: { message: weakPassword.message, reasons: weakPassword.reasons },
+          }
+        : body,
+    );
+  }
+
+  async function refreshGrant(request: Request): Promise<Response> {
+    const params = await readParams(request, { refresh_token: 'string' });
+    return json(await refreshTokenGrant(context, params.refresh_token ?? '', clientInfo(request)));
+  }
+
+  router.on('POST', '/token', async ({ request, url }) => {
+    switch (url.searchParams.get('grant_type')) {
+      case 'password':
+        return passwordGrant(request);
+      case 'refresh_token':
+        return refreshGrant(request);
+      default:
+        throw badRequest('invalid_credentials', 'unsupported_grant_type');
+    }
+  });
+}

@@ -1,0 +1,360 @@
+import { randomBytes } from 'node:crypto';
+import { json } from '../../http.ts';
+import { recordAudit } from '../audit.ts';
+import { clientInfo, type AuthContext, type ClientInfo } from '../context.ts';
+import { transaction, type Db } from '../db.ts';
+import { AuthApiError, badRequest, forbidden, unprocessable } from '../errors.ts';
+import { clearOneTimeTokens, findOneTimeToken, tokenHash } from '../one-time-tokens.ts';
+import { readParams } from '../params.ts';
+import { hashPassword } from '../passwords.ts';
+import { referrerOf } from '../redirects.ts';
+import type { Router } from '../router.ts';
+import type { AuthSettings } from '../settings.ts';
+import { issueSession, type TokenResponse } from '../tokens.ts';
+import {
+  applyEmailChange,
+  confirmEmail,
+  consumeRecovery,
+  markEmailIdentitiesVerified,
+  updatePassword,
+} from '../user-changes.ts';
+import {
+  emailOf,
+  findUserByEmail,
+  findUserById,
+  hasPassword,
+  isBanned,
+  isEmailConfirmed,
+  refreshProviders,
+  updateUser,
+  type User,
+} from '../users.ts';
+import { goEncodeValues, withFragment } from '../urls.ts';
+import { validateEmail, validatePhone } from '../validation.ts';
+
+/**
+ * GET /verify (the link in an e-mail: redirects with the session in the URL fragment) and
+ * POST /verify (verifyOtp: answers with the session), following GoTrue's verify.go.
+ */
+
+type VerifyType = 'signup' | 'invite' | 'recovery' | 'magiclink' | 'email_change' | 'email';
+
+const EMAIL_VERIFY_TYPES = new Set<string>([
+  'signup',
+  'invite',
+  'recovery',
+  'magiclink',
+  'email_change',
+  'email',
+]);
+
+const SINGLE_CONFIRMATION_ACCEPTED =
+  'Confirmation link accepted. Please proceed to confirm link sent to the other email';
+
+const linkExpired = () => forbidden('otp_expired', 'Email link is invalid or has expired');
+const tokenExpired = () => forbidden('otp_expired', 'Token has expired or is invalid');
+
+function isExpired(settings: AuthSettings, sentAt: Date | null): boolean {
+  return sentAt === null || Date.now() > sentAt.getTime() + settings.otpExpirySeconds * 1000;
+}
+
+function matches(
+  settings: AuthSettings,
+  hash: string,
+  expected: string | null,
+  sentAt: Date | null,
+) {
+  if (!expected || isExpired(settings, sentAt)) return false;
+  return hash === expected || `pkce_${hash}` === expected;
+}
+
+/** The user a token hash belongs to; `email` type resolves to signup or magiclink. */
+async function userByTokenHash(
+  db: Db,
+  settings: AuthSettings,
+  type: VerifyType,
+  hash: string,
+): Promise<{ user: User; type: Exclude<VerifyType, 'email'> }> {
+  const types = {
+    email: ['confirmation_token', 'recovery_token'],
+    signup: ['confirmation_token'],
+    invite: ['confirmation_token'],
+    recovery: ['recovery_token'],
+    magiclink: ['recovery_token'],
+    email_change: ['email_change_token_current', 'email_change_token_new'],
+  } as const;
+  const token = await findOneTimeToken(db, hash, [...types[type]]);
+  const user = token ? await findUserById(db, token.user_id) : undefined;
+  if (!user) throw linkExpired();
+  if (isBanned(user)) throw forbidden('user_banned', 'User is banned');
+
+  let resolved: Exclude<VerifyType, 'email'> = type === 'email' ? 'signup' : type;
+  let sentAt = user.confirmation_sent_at;
+  if (type === 'email' && user.recovery_token === hash) resolved = 'magiclink';
+  if (resolved === 'recovery' || resolved === 'magiclink') sentAt = user.recovery_sent_at;
+  if (resolved === 'email_change') sentAt = user.email_change_sent_at;
+  if (isExpired(settings, sentAt)) throw linkExpired();
+  return { user, type: resolved };
+}
+
+/** verifyOtp({ email, token, type }): the OTP is checked against the user's stored hashes. */
+async function userByEmailAndOtp(
+  db: Db,
+  settings: AuthSettings,
+  type: VerifyType,
+  email: string,
+  hash: string,
+): Promise<{ user: User; type: Exclude<VerifyType, 'email'> }> {
+  let user: User | undefined;
+  if (type === 'email_change') {
+    const { rows } = await db.query<{ id: string }>(
+      `select id from auth.users
+        where is_sso_user = false and coalesce(aud, $3) = $3
+          and (lower(email_change) = $1 or lower(email) = $1)
+          and $2 in (email_change_token_current, email_change_token_new,
+                     'pkce_' || email_change_token_current, 'pkce_' || email_change_token_new)
+        limit 1`,
+      [email, hash, settings.audience],
+    );
+    user = rows[0] ? await findUserById(db, rows[0].id) : undefined;
+  } else {
+    user = await findUserByEmail(db, email, settings.audience);
+  }
+  if (!user) throw tokenExpired();
+  if (isBanned(user)) throw forbidden('user_banned', 'User is banned');
+
+  const confirmation = matches(settings, hash, user.confirmation_token, user.confirmation_sent_at);
+  const recovery = matches(settings, hash, user.recovery_token, user.recovery_sent_at);
+  switch (type) {
+    case 'email':
+      if (confirmation) return { user, type: 'signup' };
+      if (recovery) return { user, type: 'magiclink' };
+      throw tokenExpired();
+    case 'signup':
+    case 'invite':
+      if (confirmation) return { user, type };
+      throw tokenExpired();
+    case 'recovery':
+    case 'magiclink':
+      if (recovery) return { user, type };
+      throw tokenExpired();
+    case 'email_change': {
+      const sentAt = user.email_change_sent_at;
+      if (
+        matches(settings, hash, user.email_change_token_current, sentAt) ||
+        matches(settings, hash, user.email_change_token_new, sentAt)
+      ) {
+        return { user, type };
+      }
+      throw tokenExpired();
+    }
+  }
+}
+
+interface Verified {
+  /** The verification type after `email` was resolved to signup or magiclink. */
+  type: Exclude<VerifyType, 'email'>;
+  /** Absent when an e-mail change still awaits its second confirmation. */
+  session?: TokenResponse;
+}
+
+export function verifyRoutes(router: Router, context: AuthContext): void {
+  const { settings, pool } = context;
+
+  async function signupVerify(tx: Db, user: User, client: ClientInfo): Promise<void> {
+    if (!hasPassword(user) && user.invited_at !== null) {
+      // An invited user gets a random password; the app then asks them to choose one.
+      const password = randomBytes(48).toString('base64url');
+      await updatePassword(tx, user.id, await hashPassword(password), null);
+    }
+    await recordAudit(tx, user, 'user_signedup', client, { provider: 'email' });
+    await confirmEmail(tx, user);
+    await markEmailIdentitiesVerified(tx, user);
+  }
+
+  async function recoverVerify(tx: Db, user: User, client: ClientInfo): Promise<void> {
+    await consumeRecovery(tx, user.id);
+    if (!isEmailConfirmed(user)) {
+      await recordAudit(tx, user, 'user_signedup', client, { provider: 'email' });
+      await confirmEmail(tx, user);
+    } else {
+      await recordAudit(tx, user, 'login', client);
+    }
+  }
+
+  /** False while a secure e-mail change waits for the other address to confirm too. */
+  async function emailChangeVerify(
+    tx: Db,
+    user: User,
+    hash: string,
+    client: ClientInfo,
+  ): Promise<boolean> {
+    if (
+      !settings.mailerAutoconfirm &&
+      settings.secureEmailChange &&
+      (user.email_change_confirm_status ?? 0) === 0 &&
+      emailOf(user) !== ''
+    ) {
+      const current =
+        (await findOneTimeToken(tx, hash, ['email_change_token_current'])) !== undefined;
+      const isCurrent = current || hash === user.email_change_token_current;
+      const isNew =
+        !isCurrent &&
+        ((await findOneTimeToken(tx, hash, ['email_change_token_new'])) !== undefined ||
+          hash === user.email_change_token_new);
+      await updateUser(tx, user.id, {
+        email_change_confirm_status: 1,
+        ...(isCurrent ? { email_change_token_current: '' } : {}),
+        ...(isNew ? { email_change_token_new: '' } : {}),
+      });
+      if (isCurrent) await clearOneTimeTokens(tx, user.id, 'email_change_token_current');
+      if (isNew) await clearOneTimeTokens(tx, user.id, 'email_change_token_new');
+      return false;
+    }
+    await recordAudit(tx, user, 'user_modified', client);
+    await applyEmailChange(tx, user);
+    return true;
+  }
+
+  async function complete(
+    tx: Db,
+    user: User,
+    type: Exclude<VerifyType, 'email'>,
+    hash: string,
+    client: ClientInfo,
+  ): Promise<Verified> {
+    switch (type) {
+      case 'signup':
+      case 'invite':
+        await signupVerify(tx, user, client);
+        break;
+      case 'recovery':
+      case 'magiclink':
+        await recoverVerify(tx, user, client);
+        break;
+      case 'email_change':
+        if (!(await emailChangeVerify(tx, user, hash, client))) return { type };
+        break;
+    }
+    const current = await findUserById(tx, user.id);
+    if (current) await refreshProviders(tx, current);
+    return { type, session: await issueSession(tx, settings, user.id, 'otp', client) };
+  }
+
+  router.on('GET', '/verify', async ({ request, url }) => {
+    const token = url.searchParams.get('token') ?? '';
+    const type = url.searchParams.get('type') ?? '';
+    const redirectTo = referrerOf(request, settings);
+    if (!type) throw badRequest('validation_failed', 'Verify requires a verification type');
+    if (!token) throw badRequest('validation_failed', 'Verify requires a token or a token hash');
+    const client = clientInfo(request);
+
+    let verified: Verified;
+    try {
+      if (!EMAIL_VERIFY_TYPES.has(type)) {
+        throw badRequest('validation_failed', 'Invalid email verification type');
+      }
+      verified = await transaction(pool, async (tx) => {
+        const found = await userByTokenHash(tx, settings, type as VerifyType, token);
+        return complete(tx, found.user, found.type, token, client);
+      });
+    } catch (error) {
+      if (!(error instanceof AuthApiError)) throw error;
+      return redirect(withFragment(redirectTo, errorFragment(error)));
+    }
+    if (!verified.session) {
+      return redirect(withFragment(redirectTo, { message: SINGLE_CONFIRMATION_ACCEPTED, sb: '' }));
+    }
+    const session = verified.session;
+    const fragment = goEncodeValues({
+      access_token: session.access_token,
+      expires_at: String(session.expires_at),
+      expires_in: String(session.expires_in),
+      refresh_token: session.refresh_token,
+      sb: '',
+      token_type: session.token_type,
+      type: verified.type,
+    });
+    return redirect(`${redirectTo}#${fragment}`);
+  });
+
+  router.on('POST', '/verify', async ({ request }) => {
+    const params = await readParams(request, {
+      type: 'string',
+      token: 'string',
+      token_hash: 'string',
+      email: 'string',
+      phone: 'string',
+      redirect_to: 'string',
+    });
+    const type = params.type ?? '';
+    if (!type) throw badRequest('validation_failed', 'Verify requires a verification type');
+    const token = params.token ?? '';
+    let hash = params.token_hash ?? '';
+    if ((token === '' && hash === '') || (token !== '' && hash !== '')) {
+      throw badRequest('validation_failed', 'Verify requires either a token or a token hash');
+    }
+    let email = '';
+    if (token !== '') {
+      if (params.phone && !params.email) {
+        // No SMS provider is configured, so no phone number ever received a code.
+        validatePhone(params.phone);
+        throw tokenExpired();
+      } else if (params.email && !params.phone) {
+        try {
+          email = validateEmail(params.email);
+        } catch {
+          throw unprocessable('validation_failed', 'Invalid email format');
+        }
+        hash = tokenHash(email, token);
+      } else {
+        throw badRequest(
+          'validation_failed',
+          'Only an email address or phone number should be provided on verify',
+        );
+      }
+    } else if (params.email || params.phone || params.redirect_to) {
+      throw badRequest('validation_failed', 'Only the token_hash and type should be provided');
+    }
+
+    if (!EMAIL_VERIFY_TYPES.has(type)) {
+      // GoTrue looks a code up by address and finds nothing it could match; a hash it refuses.
+      if (token !== '') throw tokenExpired();
+      throw badRequest('validation_failed', 'Invalid email verification type');
+    }
+    const client = clientInfo(request);
+    const verified = await transaction(pool, async (tx) => {
+      const found =
+        token === ''
+          ? await userByTokenHash(tx, settings, type as VerifyType, hash)
+          : await userByEmailAndOtp(tx, settings, type as VerifyType, email, hash);
+      return complete(tx, found.user, found.type, hash, client);
+    });
+    if (!verified.session) return json({ msg: SINGLE_CONFIRMATION_ACCEPTED, code: '200' });
+    return json(verified.session);
+  });
+}
+
+const OAUTH_ERRORS: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized_client',
+  403: 'access_denied',
+  500: 'server_error',
+  503: 'temporarily_unavailable',
+};
+
+/** GoTrue's prepErrorRedirectURL: the error travels in the fragment of the redirect target. */
+function errorFragment(error: AuthApiError): Record<string, string> {
+  const fragment: Record<string, string> = {
+    error_code: error.code,
+    error_description: error.message,
+    sb: '',
+  };
+  const oauthError = OAUTH_ERRORS[error.status];
+  if (oauthError) fragment.error = oauthError;
+  return fragment;
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 303, headers: { location } });
+}
