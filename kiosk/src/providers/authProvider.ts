@@ -12,5 +12,11 @@ export function identityOf(user: User): UserIdentity {
  * getIdentity from GET /auth/v1/user. Staff-only access is enforced by RLS, not here.
  */
 export function createAuthProvider(client: SupabaseClient): AuthProvider {
-  return supabaseAuthProvider(client, { getIdentity: async (user) => identityOf(user) });
+  const base = supabaseAuthProvider(client, { getIdentity: async (user) => identityOf(user) });
+  return {
+    ...base,
+    // Without a redirect, Auth sends recovery links to its site URL: the portal, not the kiosk.
+    resetPassword: (params: Parameters<typeof base.resetPassword>[0]) =>
+      base.resetPassword({ redirectTo: `${window.location.origin}/`, ...params }),
+  };
 }

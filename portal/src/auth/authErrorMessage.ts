@@ -1,19 +1,20 @@
+import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { isAuthApiError, isAuthRetryableFetchError, type AuthError } from '@supabase/supabase-js';
 
-export const SOMETHING_WENT_WRONG = 'Something went wrong. Please try again.';
+export const SOMETHING_WENT_WRONG = MESSAGES.somethingWentWrong;
 
 /** GoTrue error codes the portal words for people; anything else keeps the server's message. */
-const MESSAGES: Record<string, string> = {
+const AUTH_MESSAGES: Record<string, string> = {
   invalid_credentials: 'Wrong e-mail or password.',
   email_not_confirmed: 'Confirm your e-mail address first: follow the link we sent you.',
-  user_banned: 'This account was terminated because it violated the terms',
+  user_banned: MESSAGES.accountTerminated,
   over_request_rate_limit: 'Too many attempts. Wait a moment and try again.',
 };
 
 /** The sentence to show for an error answered by Supabase Auth. */
 export function authErrorMessage(error: AuthError): string {
   if (isAuthRetryableFetchError(error) || (error.status ?? 0) >= 500) return SOMETHING_WENT_WRONG;
-  if (error.code && MESSAGES[error.code]) return MESSAGES[error.code]!;
-  if (isAuthApiError(error) && error.status === 429) return MESSAGES.over_request_rate_limit!;
+  if (error.code && AUTH_MESSAGES[error.code]) return AUTH_MESSAGES[error.code]!;
+  if (isAuthApiError(error) && error.status === 429) return AUTH_MESSAGES.over_request_rate_limit!;
   return error.message || SOMETHING_WENT_WRONG;
 }

@@ -26,9 +26,11 @@ describe('LoginPage', () => {
     await user.click(screen.getByRole('button', { name: 'Log in' }));
 
     const email = screen.getByLabelText('E-mail');
-    expect(email).toHaveAccessibleDescription('Enter your e-mail address.');
+    expect(email).toHaveAccessibleDescription('The email field is required.');
     expect(email).toHaveAttribute('aria-invalid', 'true');
-    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('Enter your password.');
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription(
+      'The password field is required.',
+    );
     expect(email).toHaveFocus();
     expect(signIn).not.toHaveBeenCalled();
   });
@@ -41,7 +43,7 @@ describe('LoginPage', () => {
     await user.click(screen.getByRole('button', { name: 'Log in' }));
 
     expect(screen.getByLabelText('E-mail')).toHaveAccessibleDescription(
-      'Enter a valid e-mail address.',
+      'The email must be a valid email address.',
     );
     expect(screen.getByLabelText('E-mail')).toHaveFocus();
     expect(screen.getByLabelText('Password')).not.toHaveAttribute('aria-invalid', 'true');
@@ -86,9 +88,7 @@ describe('LoginPage', () => {
     await user.type(screen.getByLabelText('Password'), 'secret');
 
     await user.click(screen.getByRole('button', { name: 'Log in' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(
-      'Something went wrong. Please try again.',
-    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong.');
 
     await user.click(screen.getByRole('button', { name: 'Log in' }));
     await waitFor(() =>

@@ -1,10 +1,11 @@
 import { Alert, Button, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { loginSchema, type LoginInput } from '@shortlane/shared/schemas/auth.ts';
 import { useState } from 'react';
 import { useAuth } from '../../auth/AuthContext.ts';
 import { authErrorMessage } from '../../auth/authErrorMessage.ts';
+import { validateWith } from '../../lib/forms.ts';
 import classes from './LoginPage.module.css';
-import { emptyCredentials, validateLogin } from './loginForm.ts';
 
 /**
  * /app/login: e-mail and password. On success the guest-only guard moves on (to the page the
@@ -14,21 +15,19 @@ export default function LoginPage() {
   const auth = useAuth();
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const form = useForm({
+  const form = useForm<LoginInput>({
     mode: 'uncontrolled',
-    initialValues: emptyCredentials,
-    validate: validateLogin,
+    initialValues: { email: '', password: '' },
+    validate: validateWith(loginSchema),
     validateInputOnBlur: true,
   });
 
   const submit = form.onSubmit(
-    async (credentials) => {
+    async (values) => {
       setBusy(true);
       setFailure(null);
-      const error = await auth.signIn({
-        email: credentials.email.trim(),
-        password: credentials.password,
-      });
+      // Validation passed, so parsing cannot fail; it yields the trimmed e-mail.
+      const error = await auth.signIn(loginSchema.parse(values));
       // On success this page is about to be replaced; only a failure needs the form back.
       if (error) {
         setFailure(authErrorMessage(error));
