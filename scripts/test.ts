@@ -114,9 +114,9 @@ async function main() {
   const stackDir = path.join(REPO_ROOT, '.local', 'test');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    STACK_GATEWAY_PORT: process.env.TEST_STACK_GATEWAY_PORT ?? '55321',
-    STACK_DB_PORT: process.env.TEST_STACK_DB_PORT ?? '55322',
-    STACK_MAIL_PORT: process.env.TEST_STACK_MAIL_PORT ?? '55324',
+    STACK_GATEWAY_PORT: process.env.TEST_STACK_GATEWAY_PORT ?? '25321',
+    STACK_DB_PORT: process.env.TEST_STACK_DB_PORT ?? '25322',
+    STACK_MAIL_PORT: process.env.TEST_STACK_MAIL_PORT ?? '25324',
     STACK_STATE_DIR: stackDir,
     STACK_WATCH_FUNCTIONS: 'false',
     SHORTLANE_TEST_STACK_DIR: stackDir,

@@ -23,9 +23,9 @@ export default async function setup(project: TestProject) {
     project.provide('stackEnv', env);
     return;
   }
-  process.env.STACK_GATEWAY_PORT ??= '55321';
-  process.env.STACK_DB_PORT ??= '55322';
-  process.env.STACK_MAIL_PORT ??= '55324';
+  process.env.STACK_GATEWAY_PORT ??= '26321';
+  process.env.STACK_DB_PORT ??= '26322';
+  process.env.STACK_MAIL_PORT ??= '26324';
   process.env.STACK_WATCH_FUNCTIONS = 'false';
   const config = loadConfig({
     stateDir: path.resolve(process.env.STACK_STATE_DIR ?? '.local/test-stack'),
