@@ -48,8 +48,8 @@ function parseJsonObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The x-metadata header: base64 of a JSON object. */
-function headerUserMetadata(header: string | null): Record<string, unknown> | undefined {
+/** The x-metadata header: base64 of a JSON object (unreadable metadata is ignored, as in Storage). */
+export function headerUserMetadata(header: string | null): Record<string, unknown> | undefined {
   if (!header) return undefined;
   if (header.length > (MAX_USER_METADATA_BYTES * 4) / 3) {
     throw storageErrors.entityTooLarge('user_metadata');

@@ -3,6 +3,7 @@ import { json } from '../http.ts';
 import { asCaller, findBucketAsAdmin, type StorageContext } from './context.ts';
 import { actAs, actAsAdmin, lockObjectKey, transaction, type Tx } from './db.ts';
 import { storageErrors } from './errors.ts';
+import { headerUserMetadata } from './incoming-file.ts';
 import { assertValidKey } from './names.ts';
 import {
   deleteObjects,
@@ -158,6 +159,12 @@ async function readTransfer(
   return { transfer: { sourceBucket, sourceKey, destinationBucket, destinationKey }, body };
 }
 
+/** Where a row's bytes are; a row without a version (made over SQL) has none to copy. */
+function sourceVersion(row: ObjectRow): { bucketId: string; key: string; version: string } {
+  if (!row.version) throw storageErrors.noSuchKey();
+  return { bucketId: row.bucket_id, key: row.name, version: row.version };
+}
+
 /** Locks both keys in a fixed order so two transfers between the same keys cannot deadlock. */
 async function lockTransfer(tx: Tx, transfer: Transfer): Promise<void> {
   const keys: [string, string][] = [
@@ -172,8 +179,9 @@ async function move(context: StorageContext, input: RouteInput) {
   const { transfer } = await readTransfer(input.request);
   const version = randomUUID();
   let duplicated = false;
+  let outcome: { source: ObjectRow; moved: ObjectRow };
   try {
-    const { source, moved } = await transaction(context.pool, async (tx) => {
+    outcome = await transaction(context.pool, async (tx) => {
       await lockTransfer(tx, transfer);
       const source = await findObject(tx, transfer.sourceBucket, transfer.sourceKey, {
         forUpdate: true,
@@ -198,21 +206,24 @@ async function move(context: StorageContext, input: RouteInput) {
       );
       if (!moved) throw storageErrors.noSuchKey();
       await actAsAdmin(tx);
-      await context.store.duplicate(
-        { bucketId: source.bucket_id, key: source.name, version: source.version ?? '' },
-        { bucketId: transfer.destinationBucket, key: transfer.destinationKey, version },
-      );
+      await context.store.duplicate(sourceVersion(source), {
+        bucketId: transfer.destinationBucket,
+        key: transfer.destinationKey,
+        version,
+      });
       duplicated = true;
       return { source, moved };
     });
-    if (duplicated) await context.store.removeVersions([source]);
-    return json({ message: 'Successfully moved', Id: moved.id, Key: moved.name });
   } catch (error) {
+    // Not committed: the new version's file must not outlive the transaction.
     if (duplicated) {
       await context.store.remove(transfer.destinationBucket, transfer.destinationKey, version);
     }
     throw error;
   }
+  const { source, moved } = outcome;
+  if (duplicated) await context.store.removeVersions([source]);
+  return json({ message: 'Successfully moved', Id: moved.id, Key: moved.name });
 }
 
 async function copy(context: StorageContext, input: RouteInput) {
@@ -223,8 +234,9 @@ async function copy(context: StorageContext, input: RouteInput) {
   const headerMetadata = input.request.headers.get('x-metadata');
   const version = randomUUID();
   let duplicated = false;
+  let outcome: { copied: ObjectRow; previous: ObjectRow | undefined };
   try {
-    const { copied, previous } = await transaction(context.pool, async (tx) => {
+    outcome = await transaction(context.pool, async (tx) => {
       await lockTransfer(tx, transfer);
       const previous = await findObject(tx, transfer.destinationBucket, transfer.destinationKey, {
         forUpdate: true,
@@ -239,12 +251,7 @@ async function copy(context: StorageContext, input: RouteInput) {
       }
       const userMetadata = copyMetadata
         ? (source.user_metadata ?? undefined)
-        : headerMetadata
-          ? (JSON.parse(Buffer.from(headerMetadata, 'base64').toString('utf8')) as Record<
-              string,
-              unknown
-            >)
-          : undefined;
+        : headerUserMetadata(headerMetadata);
       const write = upsert ? upsertObject : insertObject;
       const copied = await write(tx, {
         bucketId: transfer.destinationBucket,
@@ -255,25 +262,28 @@ async function copy(context: StorageContext, input: RouteInput) {
         userMetadata,
       });
       await actAsAdmin(tx);
-      await context.store.duplicate(
-        { bucketId: source.bucket_id, key: source.name, version: source.version ?? '' },
-        { bucketId: transfer.destinationBucket, key: transfer.destinationKey, version },
-      );
+      await context.store.duplicate(sourceVersion(source), {
+        bucketId: transfer.destinationBucket,
+        key: transfer.destinationKey,
+        version,
+      });
       duplicated = true;
       return { copied, previous };
     });
-    if (previous) await context.store.removeVersions([previous]);
-    return json({
-      Id: copied.id,
-      Key: `${transfer.destinationBucket}/${transfer.destinationKey}`,
-      ...copied,
-    });
   } catch (error) {
+    // Not committed: the new version's file must not outlive the transaction.
     if (duplicated) {
       await context.store.remove(transfer.destinationBucket, transfer.destinationKey, version);
     }
     throw error;
   }
+  const { copied, previous } = outcome;
+  if (previous) await context.store.removeVersions([previous]);
+  return json({
+    Id: copied.id,
+    Key: `${transfer.destinationBucket}/${transfer.destinationKey}`,
+    ...copied,
+  });
 }
 
 async function info(context: StorageContext, input: RouteInput, publicRoute: boolean) {

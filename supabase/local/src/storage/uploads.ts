@@ -83,6 +83,7 @@ export async function storeUpload(
   const written = await context.store.writeTemp(file.chunks, maxFileSize);
   const version = randomUUID();
   let placed = false;
+  let outcome: { row: ObjectRow; previous: ObjectRow | undefined };
   try {
     await file.finish();
     const metadata: ObjectMetadata = {
@@ -94,7 +95,7 @@ export async function storeUpload(
       contentLength: written.size,
       httpStatusCode: 200,
     };
-    const { row, previous } = await transaction(context.pool, async (tx) => {
+    outcome = await transaction(context.pool, async (tx) => {
       await lockObjectKey(tx, request.bucketId, request.key);
       const previous = await findObject(tx, request.bucketId, request.key, { forUpdate: true });
       if (caller) await actAs(tx, caller, request.scope);
@@ -104,14 +105,13 @@ export async function storeUpload(
       placed = true;
       return { row, previous };
     });
-    if (previous?.version && previous.version !== version) {
-      await context.store.remove(request.bucketId, request.key, previous.version);
-    }
-    return row;
   } catch (error) {
     // Nothing was committed: neither the temporary file nor a placed one may outlive the row.
     if (placed) await context.store.remove(request.bucketId, request.key, version);
     else await context.store.discardTemp(written);
     throw error;
   }
+  const { row, previous } = outcome;
+  if (previous) await context.store.removeVersions([previous]);
+  return row;
 }
