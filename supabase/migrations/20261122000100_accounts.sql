@@ -14,8 +14,8 @@ create schema app;
 revoke all on schema app from public;
 grant usage on schema app to authenticated, service_role;
 
--- Functions created from here on are not executable by public unless granted.
-alter default privileges in schema app revoke execute on functions from public;
+-- Postgres lets PUBLIC execute every new function, and a per-schema default cannot take that
+-- back: each migration ends by revoking it from everything in `app`, then grants deliberately.
 
 -- ---------------------------------------------------------------------------------------------
 -- Vocabulary shared by several tables: checked once, as domains.
@@ -193,9 +193,6 @@ as $$
   select u.email::text from auth.users u where u.id = (select auth.uid())
 $$;
 
-grant execute on function app.is_staff(), app.is_verified(uuid), app.caller_email()
-  to authenticated, service_role;
-
 -- ---------------------------------------------------------------------------------------------
 -- New users: a personal account and a profile, named from the sign-up metadata.
 
@@ -293,3 +290,7 @@ create policy "Staff can update every account" on public.accounts
 revoke all on public.accounts, public.profiles from anon;
 revoke insert, delete, truncate, references, trigger on public.accounts, public.profiles
   from authenticated;
+
+revoke execute on all functions in schema app from public;
+grant execute on function app.is_staff(), app.is_verified(uuid), app.caller_email()
+  to authenticated, service_role;

@@ -32,7 +32,8 @@ create table public.organization_roles (
 
 create table public.organization_users (
   organization_id uuid not null references public.organizations (id) on delete cascade,
-  user_id uuid not null references auth.users (id) on delete cascade,
+  -- Profiles (not auth.users) so the API can embed a member's name and e-mail.
+  user_id uuid not null references public.profiles (id) on delete cascade,
   role_id uuid not null,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
@@ -61,7 +62,7 @@ create index teams_organization_id_idx on public.teams (organization_id);
 
 create table public.team_members (
   team_id uuid not null references public.teams (id) on delete cascade,
-  user_id uuid not null references auth.users (id) on delete cascade,
+  user_id uuid not null references public.profiles (id) on delete cascade,
   role text not null check (role in ('admin', 'member', 'viewer')),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
@@ -82,7 +83,7 @@ create table public.invitations (
   organization_role_id uuid references public.organization_roles (id) on delete cascade,
   team_role text check (team_role in ('admin', 'member', 'viewer')),
   message text check (char_length(message) <= 1000),
-  inviter_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
+  inviter_id uuid not null default auth.uid() references public.profiles (id) on delete cascade,
   status text not null default 'pending' check (status in ('pending', 'accepted', 'rejected')),
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
@@ -659,3 +660,6 @@ revoke truncate, references, trigger on public.organizations, public.organizatio
   from authenticated;
 revoke insert on public.organizations, public.teams, public.organization_users from authenticated;
 revoke update on public.invitations from authenticated;
+
+-- Nothing in `app` is executable by PUBLIC; the grants above are the deliberate ones.
+revoke execute on all functions in schema app from public;

@@ -537,3 +537,6 @@ revoke truncate, references, trigger on public.plans, public.plan_prices, public
   public.account_usage from authenticated;
 revoke insert, update, delete on public.subscriptions, public.billing_customers, public.orders,
   public.order_items, public.invoices from authenticated;
+
+-- Nothing in `app` is executable by PUBLIC; the grants above are the deliberate ones.
+revoke execute on all functions in schema app from public;

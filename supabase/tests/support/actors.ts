@@ -64,3 +64,13 @@ export async function asActor<T>(
     throw error;
   }
 }
+
+/** One statement as the actor: the result (rows, rowCount) or the error it raised. */
+export function queryAs<T extends pg.QueryResultRow = Record<string, unknown>>(
+  client: pg.ClientBase,
+  actor: Actor,
+  sql: string,
+  params: unknown[] = [],
+): Promise<pg.QueryResult<T>> {
+  return asActor(client, actor, (as) => as.query<T>(sql, params));
+}

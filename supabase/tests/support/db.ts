@@ -41,9 +41,12 @@ export async function withRollback<T>(
   }
 }
 
+/** Anything that runs a query: a pool, or a client (inside a transaction or not). */
+export type Queryable = pg.ClientBase | pg.Pool;
+
 /** The first row of a query, failing loudly when there is none. */
 export async function one<T extends pg.QueryResultRow>(
-  client: pg.ClientBase,
+  client: Queryable,
   sql: string,
   params: unknown[] = [],
 ): Promise<T> {
@@ -55,7 +58,7 @@ export async function one<T extends pg.QueryResultRow>(
 
 /** All rows of a query. */
 export async function all<T extends pg.QueryResultRow>(
-  client: pg.ClientBase,
+  client: Queryable,
   sql: string,
   params: unknown[] = [],
 ): Promise<T[]> {

@@ -105,6 +105,11 @@ export const ERROR_CODES = {
     detail: 'The notifications field is required.',
     hint: 'notifications',
   },
+  archive_invalid: {
+    status: 422,
+    detail: 'The archive field must be true or false.',
+    hint: 'archive',
+  },
   coupon_not_found: { status: 404, detail: 'Coupon not found.', hint: 'coupon' },
   role_invalid: { status: 422, detail: 'The selected role is invalid.', hint: 'role' },
   name_required: { status: 422, detail: 'The name field is required.', hint: 'name' },
@@ -128,6 +133,14 @@ function asDatabaseError(error: unknown): pg.DatabaseError {
   throw new Error(`Expected a database error, got: ${String(error)}`);
 }
 
+function describeOutcome(outcome: unknown): string {
+  if (outcome && typeof outcome === 'object' && 'rowCount' in outcome && 'rows' in outcome) {
+    const result = outcome as pg.QueryResult;
+    return `rowCount ${result.rowCount}, rows ${JSON.stringify(result.rows)}`;
+  }
+  return JSON.stringify(outcome);
+}
+
 /** Awaits a promise that must reject with a database error, and returns that error. */
 export async function expectDatabaseError(promise: Promise<unknown>): Promise<pg.DatabaseError> {
   let outcome: unknown;
@@ -137,7 +150,7 @@ export async function expectDatabaseError(promise: Promise<unknown>): Promise<pg
     return asDatabaseError(error);
   }
   throw new Error(
-    `Expected the statement to fail, but it succeeded with ${JSON.stringify(outcome)}`,
+    `Expected the statement to fail, but it succeeded with ${describeOutcome(outcome)}`,
   );
 }
 
