@@ -104,7 +104,10 @@ describe('auth: TOTP challenge and verification', () => {
 
     const { data: level } = await client.auth.mfa.getAuthenticatorAssuranceLevel();
     expect(level).toMatchObject({ currentLevel: 'aal2', nextLevel: 'aal2' });
-    expect(level?.currentAuthenticationMethods.map((entry) => entry.method)).toContain('totp');
+    expect(level?.currentAuthenticationMethods).toContainEqual({
+      method: 'totp',
+      timestamp: expect.any(Number),
+    });
 
     const { data: listed } = await client.auth.mfa.listFactors();
     expect(listed?.totp).toEqual([expect.objectContaining({ id: factor.id, status: 'verified' })]);
