@@ -157,6 +157,35 @@ describe('buckets and RLS', () => {
     expect(read.error).toMatchObject({ statusCode: '404', message: 'Bucket not found' });
   });
 
+  it('policies on storage.buckets let a user create and see their own buckets', async () => {
+    const prefix = `${fx.tag}-own-`;
+    await fx.createPolicy(
+      'buckets',
+      `${fx.tag}: users create their buckets`,
+      `for insert to authenticated
+         with check (id like '${prefix}%' and owner = (select auth.uid()))`,
+    );
+    await fx.createPolicy(
+      'buckets',
+      `${fx.tag}: users see their buckets`,
+      `for select to authenticated using (owner = (select auth.uid()))`,
+    );
+    const id = `${prefix}alice`;
+    fx.adoptBucket(id);
+
+    const created = await alice.client.storage.createBucket(id, { public: false });
+    expect(created.error).toBeNull();
+    const mine = await alice.client.storage.getBucket(id);
+    expect(mine.data).toMatchObject({ id, owner: alice.id });
+    expect((await alice.client.storage.listBuckets()).data?.map((b) => b.id)).toEqual([id]);
+
+    const elsewhere = await alice.client.storage.createBucket(`${fx.tag}-not-allowed`);
+    expect(elsewhere.error).toMatchObject({ statusCode: '403' });
+    // No delete policy: to the user the bucket cannot be found for deletion.
+    const removal = await alice.client.storage.deleteBucket(id);
+    expect(removal.error).toMatchObject({ statusCode: '404', message: 'Bucket not found' });
+  });
+
   it('direct SQL deletes are refused, as in Supabase (bytes would be orphaned)', async () => {
     const id = await fx.createBucket('guarded');
     await expect(fx.db.query('delete from storage.buckets where id = $1', [id])).rejects.toThrow(

@@ -58,7 +58,7 @@ export class StorageFixture {
   readonly tag = `st${randomBytes(3).toString('hex')}`;
   private readonly buckets: string[] = [];
   private readonly users: string[] = [];
-  private readonly policies: string[] = [];
+  private readonly policies: { table: 'objects' | 'buckets'; name: string }[] = [];
 
   private constructor(
     readonly env: StackEnv,
@@ -124,15 +124,24 @@ export class StorageFixture {
     this.buckets.push(id);
   }
 
+  /** A policy on storage.objects or storage.buckets, dropped again by `drop()`. */
+  async createPolicy(
+    table: 'objects' | 'buckets',
+    name: string,
+    definition: string,
+  ): Promise<void> {
+    await this.db.query(`create policy "${name}" on storage.${table} ${definition}`);
+    this.policies.push({ table, name });
+  }
+
   /** Owners read and write only under a first folder named after their user id. */
   async allowOwnerFolders(bucketId: string): Promise<void> {
-    const name = `${bucketId}: owners use their own folder`;
-    await this.db.query(
-      `create policy "${name}" on storage.objects for all to authenticated
-         using (bucket_id = '${bucketId}' and (storage.foldername(name))[1] = (select auth.uid()::text))
-         with check (bucket_id = '${bucketId}' and (storage.foldername(name))[1] = (select auth.uid()::text))`,
+    const ownFolder = `bucket_id = '${bucketId}' and (storage.foldername(name))[1] = (select auth.uid()::text)`;
+    await this.createPolicy(
+      'objects',
+      `${bucketId}: owners use their own folder`,
+      `for all to authenticated using (${ownFolder}) with check (${ownFolder})`,
     );
-    this.policies.push(name);
   }
 
   /** The object's row as Storage stores it (read as postgres, past RLS). */
@@ -171,8 +180,8 @@ export class StorageFixture {
     await this.db.query('begin');
     // Storage refuses direct deletes unless the session says it knows what it is doing.
     await this.db.query(`set local storage.allow_delete_query = 'true'`);
-    for (const policy of this.policies) {
-      await this.db.query(`drop policy if exists "${policy}" on storage.objects`);
+    for (const { table, name } of this.policies) {
+      await this.db.query(`drop policy if exists "${name}" on storage.${table}`);
     }
     await this.db.query('delete from storage.objects where bucket_id = any($1)', [this.buckets]);
     await this.db.query('delete from storage.buckets where id = any($1)', [this.buckets]);
