@@ -15,6 +15,8 @@ export interface GatewayServices {
   functionsPort?: number;
   /** Hostnames whose every request is a short-link redirect, served by the `r` function. */
   isShortDomain?: (host: string) => boolean;
+  /** The local hCaptcha stand-in, at /sandbox/hcaptcha (no apikey, as hCaptcha needs none). */
+  captcha?: WebHandler;
 }
 
 const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -114,6 +116,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       return void serveWeb(req, res, services.auth, prefix).catch(failed);
     if (area === 'storage' && version === 'v1')
       return void serveWeb(req, res, services.storage, prefix).catch(failed);
+    if (area === 'sandbox' && version === 'hcaptcha' && services.captcha)
+      return void serveWeb(req, res, services.captcha, prefix).catch(failed);
     if (area === 'functions' && version === 'v1') {
       if (!services.functionsPort)
         return reply(res, 503, { message: 'Edge functions are not running' });

@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import pg from 'pg';
 import { createAuthService } from './auth/index.ts';
+import { createCaptchaSandbox } from './captcha-sandbox.ts';
 import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.ts';
 import { startFunctions } from './functions.ts';
 import { createGateway, listen } from './gateway.ts';
@@ -114,6 +115,7 @@ export async function startStack(
         objectsDir: path.join(config.stateDir, 'storage'),
       }),
       functionsPort: functions?.port,
+      captcha: createCaptchaSandbox(),
     });
     await listen(gateway, config.gatewayPort);
     stops.push(() => closeServer(gateway));
