@@ -101,41 +101,69 @@ export interface EmailChangeTokens {
   currentAddress?: IssuedToken;
 }
 
+/** Records a pending change to `newEmail` with the given token hashes (others left as they are). */
+async function storeEmailChange(
+  db: Db,
+  user: UserRow,
+  newEmail: string,
+  hashes: { current?: string; new?: string },
+): Promise<void> {
+  await updateUser(db, user.id, {
+    email_change: newEmail,
+    ...(hashes.new !== undefined ? { email_change_token_new: hashes.new } : {}),
+    ...(hashes.current !== undefined ? { email_change_token_current: hashes.current } : {}),
+    email_change_sent_at: new Date(),
+    email_change_confirm_status: 0,
+  });
+  if (hashes.new) {
+    await storeOneTimeToken(db, user.id, 'email_change_token_new', hashes.new, newEmail);
+  }
+  if (hashes.current) {
+    await storeOneTimeToken(
+      db,
+      user.id,
+      'email_change_token_current',
+      hashes.current,
+      emailOf(user),
+    );
+  }
+}
+
+function issueFor(settings: AuthSettings, address: string): IssuedToken {
+  const otp = generateOtp(settings.otpLength);
+  return { otp, hash: tokenHash(address, otp) };
+}
+
+/** The tokens of an e-mail change mail: one for the new address, one for the current if asked. */
 export async function issueEmailChangeTokens(
   db: Db,
   settings: AuthSettings,
   user: UserRow,
   newEmail: string,
-  which: 'both' | 'current' | 'new' = 'both',
 ): Promise<EmailChangeTokens> {
-  const newOtp = generateOtp(settings.otpLength);
-  const newAddress = { otp: newOtp, hash: tokenHash(newEmail, newOtp) };
-  let currentAddress: IssuedToken | undefined;
-  const wantsCurrent = which !== 'new' && settings.secureEmailChange && emailOf(user) !== '';
-  if (wantsCurrent) {
-    const otp = generateOtp(settings.otpLength);
-    currentAddress = { otp, hash: tokenHash(emailOf(user), otp) };
-  }
-  await updateUser(db, user.id, {
-    email_change: newEmail,
-    email_change_token_new: which === 'current' ? '' : newAddress.hash,
-    email_change_token_current: currentAddress?.hash ?? '',
-    email_change_sent_at: new Date(),
-    email_change_confirm_status: 0,
+  const newAddress = issueFor(settings, newEmail);
+  const currentAddress =
+    settings.secureEmailChange && emailOf(user) !== ''
+      ? issueFor(settings, emailOf(user))
+      : undefined;
+  await storeEmailChange(db, user, newEmail, {
+    new: newAddress.hash,
+    current: currentAddress?.hash ?? '',
   });
-  if (which !== 'current') {
-    await storeOneTimeToken(db, user.id, 'email_change_token_new', newAddress.hash, newEmail);
-  }
-  if (currentAddress) {
-    await storeOneTimeToken(
-      db,
-      user.id,
-      'email_change_token_current',
-      currentAddress.hash,
-      emailOf(user),
-    );
-  }
   return { newAddress, currentAddress };
+}
+
+/** One side's token, for generate_link: the other side's pending token stays valid. */
+export async function issueEmailChangeToken(
+  db: Db,
+  settings: AuthSettings,
+  user: UserRow,
+  newEmail: string,
+  side: 'current' | 'new',
+): Promise<IssuedToken> {
+  const token = issueFor(settings, side === 'new' ? newEmail : emailOf(user));
+  await storeEmailChange(db, user, newEmail, { [side]: token.hash });
+  return token;
 }
 
 async function deliver(

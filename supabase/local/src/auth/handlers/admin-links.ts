@@ -7,7 +7,7 @@ import { transaction, type Db } from '../db.ts';
 import {
   actionLink,
   issueConfirmationToken,
-  issueEmailChangeTokens,
+  issueEmailChangeToken,
   issueInviteToken,
   issueRecoveryToken,
   sendInvite,
@@ -179,14 +179,13 @@ export function adminLinkRoutes(router: Router, context: AuthContext): void {
           if (duplicate && duplicate.id !== user!.id) {
             throw unprocessable('email_exists', DUPLICATE_EMAIL_MESSAGE);
           }
-          const tokens = await issueEmailChangeTokens(
+          token = await issueEmailChangeToken(
             tx,
             settings,
             user!,
             newEmail,
             type === 'email_change_current' ? 'current' : 'new',
           );
-          token = type === 'email_change_current' ? tokens.currentAddress! : tokens.newAddress;
           linkType = 'email_change';
           break;
         }
