@@ -131,10 +131,13 @@ function schemaSql(names: {
 
     alter table public.${authors} enable row level security;
     alter table public.${books} enable row level security;
-    -- What Supabase's default privileges give every table in public; spelled out so that a
-    -- migration tightening the defaults does not change what this fixture exercises.
+    -- Supabase's default privileges give anon, authenticated and service_role everything; this
+    -- project takes writes (and TRUNCATE) away from anon on every table, and so does the fixture
+    -- (supabase/tests/core/structure.test.ts checks every table, these included).
+    revoke all on public.${authors}, public.${books} from anon, authenticated, service_role;
+    grant select on public.${authors}, public.${books} to anon;
     grant select, insert, update, delete on public.${authors}, public.${books}
-      to anon, authenticated, service_role;
+      to authenticated, service_role;
 
     create policy "Owners can read their authors" on public.${authors}
       for select to authenticated using ((select auth.uid()) = owner_id);
