@@ -36,13 +36,21 @@ function globToRegExp(pattern: string): RegExp {
 }
 
 function isLoopbackIp(hostname: string): boolean {
-  const bare = hostname.replace(/^\[|\]$/g, '');
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  if (isIP(bare) === 6) return bare === '::1';
+  if (isIP(hostname) === 4) return hostname.startsWith('127.');
+  if (isIP(hostname) === 6) return hostname === '::1';
   return false;
 }
 
 const isLocalhost = (hostname: string) => hostname === 'localhost' || isLoopbackIp(hostname);
+
+/**
+ * The host as written. WHATWG URL parsing rewrites hosts (http://2130706433/ becomes 127.0.0.1)
+ * where Go's url.Parse keeps them, and GoTrue's checks look at the written form.
+ */
+function writtenHostname(target: string): string {
+  const match = target.match(/^[A-Za-z][A-Za-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/);
+  return (match?.[1] ?? '').replace(/^\[|\]$/g, '');
+}
 
 export function isRedirectUrlValid(settings: AuthSettings, target: string): boolean {
   if (!target) return false;
@@ -54,17 +62,18 @@ export function isRedirectUrlValid(settings: AuthSettings, target: string): bool
   } catch {
     return false;
   }
+  const hostname = writtenHostname(target);
   if (
-    base.hostname === url.hostname &&
+    writtenHostname(settings.siteUrl) === hostname &&
     base.protocol === url.protocol &&
-    (base.port === url.port || isLocalhost(url.hostname))
+    (base.port === url.port || isLocalhost(hostname))
   ) {
     return true;
   }
   const isHttp = url.protocol === 'http:' || url.protocol === 'https:';
-  if (/^[0-9]+$/.test(url.hostname)) return false;
-  if (isIP(url.hostname.replace(/^\[|\]$/g, ''))) return isLoopbackIp(url.hostname);
-  if (isHttp && !/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/.test(url.hostname)) return false;
+  if (/^[0-9]+$/.test(hostname)) return false;
+  if (isIP(hostname)) return isLoopbackIp(hostname);
+  if (isHttp && !/^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/.test(hostname)) return false;
 
   const withoutFragment = target.split('#')[0]!;
   return settings.additionalRedirectUrls.some((pattern) =>
