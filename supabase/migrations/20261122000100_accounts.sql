@@ -157,7 +157,8 @@ create trigger profiles_touch_updated_at before update on public.profiles
   for each row execute function app.touch_updated_at();
 create trigger profiles_protect_identity before update on public.profiles
   for each row execute function app.protect_columns(
-    'nobody', 'id', 'personal_account_id', 'email', 'current_team_id', 'last_read_announcements_at'
+    'nobody', 'id', 'personal_account_id', 'email', 'current_team_id', 'team_mode',
+    'last_read_announcements_at'
   );
 create trigger profiles_protect_staff_columns before update on public.profiles
   for each row execute function app.protect_columns('staff', 'status', 'is_developer');

@@ -370,7 +370,21 @@ as $$
   end
 $$;
 
+-- What the caller's pending invitations point at: the invitations popover shows the
+-- organization (slug, name, photo), the team (slug, name) and the organization role's name
+-- before the invitee belongs to any of them.
+create function app.caller_invitation_targets()
+returns table (organization_id uuid, team_id uuid, organization_role_id uuid)
+language sql stable security definer
+set search_path = ''
+as $$
+  select i.organization_id, i.team_id, i.organization_role_id
+  from public.invitations i
+  where i.status = 'pending' and lower(i.email) = lower(app.caller_email())
+$$;
+
 grant execute on function
+  app.caller_invitation_targets(),
   app.permission_names(), app.team_role_permissions(text), app.org_role_team_permissions(text[]),
   app.caller_grants(), app.assert_permission_name(text), app.has_permission(uuid, text),
   app.accounts_with_permission(text), app.caller_account_ids(), app.member_organization_ids(),
@@ -495,6 +509,10 @@ create policy "Owners can delete their organization" on public.organizations
     select a.id from public.accounts a where a.owner_id = (select auth.uid())
   ));
 
+create policy "Invitees can read the organizations they are invited to" on public.organizations
+  for select to authenticated
+  using (id in (select t.organization_id from app.caller_invitation_targets() t));
+
 create policy "Staff can read every organization" on public.organizations
   for select to authenticated
   using ((select app.is_staff()));
@@ -514,6 +532,10 @@ create policy "Holders of the roles permission can manage roles" on public.organ
     select o.id from public.organizations o
     where o.account_id in (select app.accounts_with_permission('roles'))
   ));
+
+create policy "Invitees can read the role they are invited with" on public.organization_roles
+  for select to authenticated
+  using (id in (select t.organization_role_id from app.caller_invitation_targets() t));
 
 create policy "Staff can read every organization role" on public.organization_roles
   for select to authenticated
@@ -573,6 +595,10 @@ create policy "Team owners and holders of the teams permission can delete a team
       where o.account_id in (select app.accounts_with_permission('teams'))
     )
   );
+
+create policy "Invitees can read the teams they are invited to" on public.teams
+  for select to authenticated
+  using (id in (select t.team_id from app.caller_invitation_targets() t));
 
 create policy "Staff can read every team" on public.teams
   for select to authenticated

@@ -162,6 +162,44 @@ describe('sending invitations by actor', () => {
       expect(inviter.rows).toEqual([{ name: 'Team admin' }]);
     }));
 
+  it('the invitee reads the team, organization and role they are invited to, until they answer', () =>
+    withRollback(pool, async (db) => {
+      const { team, organization, owner, limitedRole } = await createCast(db);
+      const invitee = await createUser(db);
+      await createInvitation(db, {
+        inviterId: owner.id,
+        email: invitee.email,
+        teamId: team.id,
+        teamRole: 'member',
+      });
+      const orgInvitation = await createInvitation(db, {
+        inviterId: owner.id,
+        email: invitee.email,
+        organizationId: organization.id,
+        organizationRoleId: limitedRole.id,
+      });
+      const targets = `select
+          (select count(*)::int from public.teams where id = $1) as teams,
+          (select count(*)::int from public.organizations where id = $2) as organizations,
+          (select count(*)::int from public.organization_roles where id = $3) as roles`;
+      const before = await queryAs(db, invitee.id, targets, [
+        team.id,
+        organization.id,
+        limitedRole.id,
+      ]);
+      expect(before.rows).toEqual([{ teams: 1, organizations: 1, roles: 1 }]);
+      await db.query(`update public.invitations set status = 'rejected' where email = $1`, [
+        invitee.email,
+      ]);
+      const after = await queryAs(db, invitee.id, targets, [
+        team.id,
+        organization.id,
+        limitedRole.id,
+      ]);
+      expect(after.rows).toEqual([{ teams: 0, organizations: 0, roles: 0 }]);
+      expect(orgInvitation.id).toMatch(/^[0-9a-f-]{36}$/);
+    }));
+
   it('nobody changes an invitation by a direct update; the inviter may withdraw it', () =>
     withRollback(pool, async (db) => {
       const { team, teamAdmin } = await createCast(db);

@@ -66,7 +66,7 @@ describe('switch_team', () => {
       ).toEqual({ current_team_id: null, team_mode: false });
     }));
 
-  it('the current team cannot be set by a direct update', () =>
+  it('the current team and team mode cannot be set by a direct update', () =>
     withRollback(pool, async (db) => {
       const { team, stranger } = await createCast(db);
       await expectProtectedColumn(
@@ -75,6 +75,12 @@ describe('switch_team', () => {
           stranger.id,
         ]),
         'current_team_id',
+      );
+      await expectProtectedColumn(
+        queryAs(db, stranger.id, `update public.profiles set team_mode = true where id = $1`, [
+          stranger.id,
+        ]),
+        'team_mode',
       );
     }));
 

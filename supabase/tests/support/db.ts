@@ -17,6 +17,9 @@ export function isInTransaction(client: pg.ClientBase): boolean {
  */
 export function useDatabase(): pg.Pool {
   const pool = new pg.Pool({ connectionString: inject('stackEnv').DB_URL, max: 4 });
+  // An idle connection cut by the server (the stack stopping) must not crash the test worker;
+  // a query in flight still fails with its own error.
+  pool.on('error', () => {});
   afterAll(() => pool.end());
   return pool;
 }
@@ -64,4 +67,23 @@ export async function all<T extends pg.QueryResultRow>(
 ): Promise<T[]> {
   const { rows } = await client.query<T>(sql, params);
   return rows;
+}
+
+let savepointCounter = 0;
+
+/**
+ * Runs fn (as whoever the client is) inside a savepoint: a failure rolls back to it, keeping the
+ * test's transaction usable, and is rethrown. Lets one test assert several refused statements.
+ */
+export async function inSavepoint<T>(client: pg.ClientBase, fn: () => Promise<T>): Promise<T> {
+  const name = `step_${++savepointCounter}`;
+  await client.query(`savepoint ${name}`);
+  try {
+    const result = await fn();
+    await client.query(`release savepoint ${name}`);
+    return result;
+  } catch (error) {
+    await client.query(`rollback to savepoint ${name}`);
+    throw error;
+  }
 }
