@@ -138,14 +138,14 @@ Deno.test('fails closed when the provider errs, answers nonsense or is unreachab
 
 Deno.test('fails closed when the provider is too slow', async () => {
   const stub = siteverifyStub(
-    () => new Promise((resolve) => setTimeout(() => resolve(verdict({ success: true })), 400)),
+    () => new Promise((resolve) => setTimeout(() => resolve(verdict({ success: true })), 1_500)),
   );
   try {
     const check = new HCaptchaBotCheck({ secret: 's', siteverifyUrl: stub.url, timeoutMs: 50 });
     const started = performance.now();
     const { value, logged } = await quietly(() => check.verify('P1_token'));
     assert.deepEqual(value, { ok: false, reason: 'unavailable' });
-    assert.ok(performance.now() - started < 350, 'gave up at the timeout, not at the answer');
+    assert.ok(performance.now() - started < 1_000, 'gave up at the timeout, not at the answer');
     assert.match(logged.join(), /TimeoutError/);
   } finally {
     await stub.close();

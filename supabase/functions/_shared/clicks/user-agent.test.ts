@@ -109,7 +109,7 @@ Deno.test('only the first 512 characters are read, fast, whatever follows', () =
   const padded = chrome + ' x'.repeat(100_000) + ' Googlebot/2.1';
   const started = performance.now();
   const info = parseUserAgent(padded);
-  assert.ok(performance.now() - started < 50, 'no pathological regex work');
+  assert.ok(performance.now() - started < 250, 'no pathological regex work');
   assert.equal(chrome.length < MAX_USER_AGENT_LENGTH, true);
   assert.deepEqual(info, { device: 'desktop', browser: 'Chrome', os: 'Windows', isBot: false });
 });
