@@ -15,7 +15,7 @@
 
 create function app.link_error(p_code text, p_hint text default null, p_detail text default null)
 returns void
-language plpgsql
+language plpgsql security definer
 set search_path = ''
 as $$
 declare
@@ -73,17 +73,7 @@ begin
 end;
 $$;
 
--- True when the caller is not an API user: the service role (edge functions), postgres, or a
--- security definer RPC. Guards and triggers let those through.
-create function app.is_trusted_writer() returns boolean
-language sql stable
-set search_path = ''
-as $$
-  select current_user not in ('authenticated', 'anon')
-$$;
-
-grant execute on function app.link_error(text, text, text), app.is_trusted_writer()
-  to authenticated, service_role;
+grant execute on function app.link_error(text, text, text) to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
 -- Domains.
@@ -330,3 +320,7 @@ create policy "Staff can manage every domain's teams" on public.domain_teams
 revoke insert, update, delete, truncate, references, trigger on public.domains from anon;
 revoke all on public.domain_teams from anon;
 revoke truncate, references, trigger on public.domains, public.domain_teams from authenticated;
+
+-- Functions are executable by PUBLIC by default (per-schema default privileges cannot take
+-- that away): only the grants above apply.
+revoke execute on all functions in schema app from public;

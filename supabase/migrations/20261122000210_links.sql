@@ -108,7 +108,7 @@ create unique index aliases_one_main_per_long_url_idx on public.aliases (long_ur
 
 -- The states that count as a live link (and towards max_active_aliases).
 create function app.alias_is_active(p_status text) returns boolean
-language sql immutable
+language sql immutable security definer
 set search_path = ''
 as $$
   select p_status in ('active', 'no_affiliate', 'can_affiliate')
@@ -165,7 +165,7 @@ create index utm_presets_created_by_idx on public.utm_presets (created_by);
 -- public.create_api_token and never again.
 
 create function app.api_token_abilities() returns text[]
-language sql immutable
+language sql immutable security definer
 set search_path = ''
 as $$
   select array[
@@ -722,3 +722,7 @@ revoke truncate, references, trigger on public.reserved_aliases, public.operatio
 revoke insert on public.api_tokens from authenticated;
 revoke update on public.bulk_jobs from authenticated;
 revoke delete on public.bulk_jobs from authenticated;
+
+-- Functions are executable by PUBLIC by default (per-schema default privileges cannot take
+-- that away): only the grants above apply.
+revoke execute on all functions in schema app from public;

@@ -311,3 +311,7 @@ revoke all on public.clicks, public.click_stats_hourly, public.account_click_sta
   from anon;
 revoke insert, update, delete, truncate, references, trigger on public.clicks,
   public.click_stats_hourly, public.account_click_stats_hourly from authenticated;
+
+-- Functions are executable by PUBLIC by default (per-schema default privileges cannot take
+-- that away): only the grants above apply.
+revoke execute on all functions in schema app from public;

@@ -57,7 +57,8 @@ $$;
 
 -- An alias the user typed: format, reserved words and uniqueness on the domain (p_except: the
 -- link being renamed). p_random: the edge function's random draw, whose collision is reported
--- as a retryable 409.
+-- as a retryable 409. The comparisons name citext's operator: with an empty search_path a bare
+-- `=` would resolve to text equality and compare case-sensitively.
 create function app.check_alias(
   p_alias text, p_domain_id uuid, p_random boolean, p_except uuid default null
 ) returns text
@@ -69,12 +70,15 @@ begin
     or (p_random and p_alias !~ '^[a-z0-9]{6,12}$') then
     perform app.link_error('alias_invalid');
   end if;
-  if exists (select 1 from public.reserved_aliases r where r.alias = p_alias::extensions.citext) then
+  if exists (
+    select 1 from public.reserved_aliases r
+    where r.alias operator(extensions.=) p_alias::extensions.citext
+  ) then
     perform app.link_error(case when p_random then 'random_alias_taken' else 'alias_reserved' end);
   end if;
   if exists (
     select 1 from public.aliases a
-    where a.domain_id = p_domain_id and a.alias = p_alias::extensions.citext
+    where a.domain_id = p_domain_id and a.alias operator(extensions.=) p_alias::extensions.citext
       and a.id is distinct from p_except
   ) then
     perform app.link_error(case when p_random then 'random_alias_taken' else 'alias_taken' end);
@@ -85,7 +89,7 @@ $$;
 
 -- Eight characters of [a-z0-9] from a secure source.
 create function app.random_alias() returns text
-language sql volatile
+language sql volatile security definer
 set search_path = ''
 as $$
   select string_agg(
@@ -115,7 +119,7 @@ $$;
 -- Tags as the form sends them: lower-cased, spaces removed, empty ones dropped; each 2 to 45
 -- characters and unique, with errors naming the index (tags.N, 0-based as the form's fields).
 create function app.normalize_tags(p_tags text[]) returns text[]
-language plpgsql immutable
+language plpgsql immutable security definer
 set search_path = ''
 as $$
 declare
@@ -165,7 +169,7 @@ $$;
 -- trimmed, or null for an empty one.
 create function app.check_description(p_description text, p_organization_mode boolean)
 returns text
-language plpgsql immutable
+language plpgsql immutable security definer
 set search_path = ''
 as $$
 declare
@@ -544,7 +548,8 @@ begin
     if v_draw then
       v_alias := app.random_alias();
       continue when exists (
-        select 1 from public.reserved_aliases r where r.alias = v_alias::extensions.citext
+        select 1 from public.reserved_aliases r
+        where r.alias operator(extensions.=) v_alias::extensions.citext
       );
     end if;
     begin
@@ -826,3 +831,7 @@ grant execute on function
   public.create_api_token(text, text[], uuid, timestamptz)
   to authenticated, service_role;
 grant execute on function app.authenticate_api_token(text) to service_role;
+
+-- Functions are executable by PUBLIC by default (per-schema default privileges cannot take
+-- that away): only the grants above apply.
+revoke execute on all functions in schema app from public;
