@@ -23,6 +23,13 @@ const CLIENT_OPTIONS: SupabaseClientOptions<'public'> = {
 export const anonClient = (): SupabaseClient =>
   createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, CLIENT_OPTIONS);
 
+/** A client running the PKCE flow, as server-rendered apps configure supabase-js. */
+export const pkceClient = (): SupabaseClient =>
+  createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    ...CLIENT_OPTIONS,
+    auth: { ...CLIENT_OPTIONS.auth, flowType: 'pkce', detectSessionInUrl: false },
+  });
+
 export const serviceClient = (): SupabaseClient =>
   createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, CLIENT_OPTIONS);
 
@@ -81,7 +88,7 @@ export async function latestMailTo(to: string, count = 1): Promise<Mail> {
 export function mailParts(mail: Mail): { link: string; otp: string; tokenHash: string } {
   const link = mail.Text.match(/https?:\/\/\S+\/auth\/v1\/verify\?\S+/)?.[0] ?? '';
   const otp = mail.Text.match(/enter the code: (\d{6})/)?.[1] ?? '';
-  const tokenHash = mail.Text.match(/Token hash: ([0-9a-f]+)/)?.[1] ?? '';
+  const tokenHash = mail.Text.match(/Token hash: (\S+)/)?.[1] ?? '';
   return { link, otp, tokenHash };
 }
 

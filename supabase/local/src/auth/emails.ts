@@ -10,6 +10,7 @@ import {
 } from './one-time-tokens.ts';
 import type { AuthSettings } from './settings.ts';
 import { goQueryEscape } from './urls.ts';
+import { withFlowPrefix, type FlowType } from './pkce.ts';
 import { emailOf, updateUser, type UserChanges, type UserRow } from './users.ts';
 
 /**
@@ -44,7 +45,14 @@ const REAUTHENTICATION: Slot = {
 
 export interface IssuedToken {
   otp: string;
+  /** The stored token: the hash, with `pkce_` in front for the PKCE flow. */
   hash: string;
+}
+
+/** Where the mail's link leads, and which flow the requesting client runs. */
+export interface MailRequest {
+  redirectTo: string;
+  flow: FlowType;
 }
 
 /** GoTrue escapes redirect_to only when it is not already escaped (has a raw &, = or #). */
@@ -79,21 +87,30 @@ async function issue(
   settings: AuthSettings,
   user: UserRow,
   slot: Slot,
+  flow: FlowType,
   extra: UserChanges = {},
 ): Promise<IssuedToken> {
   const otp = generateOtp(settings.otpLength);
-  const hash = tokenHash(emailOf(user), otp);
+  const hash = withFlowPrefix(tokenHash(emailOf(user), otp), flow);
   await updateUser(db, user.id, { [slot.token]: hash, [slot.sentAt]: new Date(), ...extra });
   await storeOneTimeToken(db, user.id, slot.oneTimeToken, hash, emailOf(user));
   return { otp, hash };
 }
 
-export const issueConfirmationToken = (db: Db, settings: AuthSettings, user: UserRow) =>
-  issue(db, settings, user, CONFIRMATION);
+export const issueConfirmationToken = (
+  db: Db,
+  settings: AuthSettings,
+  user: UserRow,
+  flow: FlowType = 'implicit',
+) => issue(db, settings, user, CONFIRMATION, flow);
 export const issueInviteToken = (db: Db, settings: AuthSettings, user: UserRow) =>
-  issue(db, settings, user, CONFIRMATION, { invited_at: new Date() });
-export const issueRecoveryToken = (db: Db, settings: AuthSettings, user: UserRow) =>
-  issue(db, settings, user, RECOVERY);
+  issue(db, settings, user, CONFIRMATION, 'implicit', { invited_at: new Date() });
+export const issueRecoveryToken = (
+  db: Db,
+  settings: AuthSettings,
+  user: UserRow,
+  flow: FlowType = 'implicit',
+) => issue(db, settings, user, RECOVERY, flow);
 
 export interface EmailChangeTokens {
   newAddress: IssuedToken;
@@ -129,9 +146,9 @@ async function storeEmailChange(
   }
 }
 
-function issueFor(settings: AuthSettings, address: string): IssuedToken {
+function issueFor(settings: AuthSettings, address: string, flow: FlowType): IssuedToken {
   const otp = generateOtp(settings.otpLength);
-  return { otp, hash: tokenHash(address, otp) };
+  return { otp, hash: withFlowPrefix(tokenHash(address, otp), flow) };
 }
 
 /** The tokens of an e-mail change mail: one for the new address, one for the current if asked. */
@@ -140,11 +157,12 @@ export async function issueEmailChangeTokens(
   settings: AuthSettings,
   user: UserRow,
   newEmail: string,
+  flow: FlowType,
 ): Promise<EmailChangeTokens> {
-  const newAddress = issueFor(settings, newEmail);
+  const newAddress = issueFor(settings, newEmail, flow);
   const currentAddress =
     settings.secureEmailChange && emailOf(user) !== ''
-      ? issueFor(settings, emailOf(user))
+      ? issueFor(settings, emailOf(user), flow)
       : undefined;
   await storeEmailChange(db, user, newEmail, {
     new: newAddress.hash,
@@ -161,7 +179,7 @@ export async function issueEmailChangeToken(
   newEmail: string,
   side: 'current' | 'new',
 ): Promise<IssuedToken> {
-  const token = issueFor(settings, side === 'new' ? newEmail : emailOf(user));
+  const token = issueFor(settings, side === 'new' ? newEmail : emailOf(user), 'implicit');
   await storeEmailChange(db, user, newEmail, { [side]: token.hash });
   return token;
 }
@@ -191,10 +209,10 @@ export async function sendConfirmation(
   context: AuthContext,
   db: Db,
   user: UserRow,
-  redirectTo: string,
+  { redirectTo, flow }: MailRequest,
 ): Promise<void> {
   assertSendable(context.settings, user.confirmation_sent_at);
-  const token = await issueConfirmationToken(db, context.settings, user);
+  const token = await issueConfirmationToken(db, context.settings, user, flow);
   await deliver(context, 'confirmation', emailOf(user), token, { type: 'signup', redirectTo });
 }
 
@@ -212,10 +230,10 @@ export async function sendRecovery(
   context: AuthContext,
   db: Db,
   user: UserRow,
-  redirectTo: string,
+  { redirectTo, flow }: MailRequest,
 ): Promise<void> {
   assertSendable(context.settings, user.recovery_sent_at);
-  const token = await issueRecoveryToken(db, context.settings, user);
+  const token = await issueRecoveryToken(db, context.settings, user, flow);
   await deliver(context, 'recovery', emailOf(user), token, { type: 'recovery', redirectTo });
 }
 
@@ -224,10 +242,10 @@ export async function sendMagicLink(
   context: AuthContext,
   db: Db,
   user: UserRow,
-  redirectTo: string,
+  { redirectTo, flow }: MailRequest,
 ): Promise<void> {
   assertSendable(context.settings, user.recovery_sent_at);
-  const token = await issueRecoveryToken(db, context.settings, user);
+  const token = await issueRecoveryToken(db, context.settings, user, flow);
   await deliver(context, 'magic_link', emailOf(user), token, { type: 'magiclink', redirectTo });
 }
 
@@ -236,10 +254,10 @@ export async function sendEmailChange(
   db: Db,
   user: UserRow,
   newEmail: string,
-  redirectTo: string,
+  { redirectTo, flow }: MailRequest,
 ): Promise<void> {
   assertSendable(context.settings, user.email_change_sent_at);
-  const tokens = await issueEmailChangeTokens(db, context.settings, user, newEmail);
+  const tokens = await issueEmailChangeTokens(db, context.settings, user, newEmail, flow);
   const link = { type: 'email_change' as const, redirectTo };
   await deliver(context, 'email_change', newEmail, tokens.newAddress, link, newEmail);
   if (tokens.currentAddress) {
@@ -253,7 +271,7 @@ export async function sendReauthentication(
   user: UserRow,
 ): Promise<void> {
   assertSendable(context.settings, user.reauthentication_sent_at);
-  const token = await issue(db, context.settings, user, REAUTHENTICATION);
+  const token = await issue(db, context.settings, user, REAUTHENTICATION, 'implicit');
   await context.mailer.send(
     renderAuthMail('reauthentication', { to: emailOf(user), otp: token.otp }),
   );

@@ -20,3 +20,12 @@ export function withFragment(target: string, fragment: Record<string, string>): 
   const base = target.split('#')[0]!;
   return `${base}#${goEncodeValues(fragment)}`;
 }
+
+/** `target` with query parameters set, the query re-encoded sorted as Go's Values.Encode does. */
+export function withQuery(target: string, values: Record<string, string>): string {
+  const [beforeFragment = '', fragment] = target.split(/#(.*)/s);
+  const [path = '', query = ''] = beforeFragment.split(/\?(.*)/s);
+  const merged: Record<string, string> = Object.fromEntries(new URLSearchParams(query));
+  Object.assign(merged, values);
+  return `${path}?${goEncodeValues(merged)}${fragment !== undefined ? `#${fragment}` : ''}`;
+}

@@ -6,6 +6,7 @@ import { transaction } from '../db.ts';
 import { sendConfirmation, sendEmailChange, sendMagicLink, sendRecovery } from '../emails.ts';
 import { badRequest, unprocessable } from '../errors.ts';
 import { readParams } from '../params.ts';
+import { createFlowState, flowOf, type PkceRequest } from '../pkce.ts';
 import { referrerOf } from '../redirects.ts';
 import type { Router } from '../router.ts';
 import { findUserByEmail, isEmailConfirmed } from '../users.ts';
@@ -30,12 +31,14 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
       throw badRequest('validation_failed', 'Password recovery requires an email');
     }
     const email = validateEmail(params.email);
+    const flow = flowOf(params);
     const user = await findUserByEmail(pool, email, settings.audience);
     if (!user) return json({});
     const client = clientInfo(request);
     await transaction(pool, async (tx) => {
+      if (flow === 'pkce') await createFlowState(tx, user.id, 'recovery', 'recovery', params);
       await recordAudit(tx, user, 'user_recovery_requested', client);
-      await sendRecovery(context, tx, user, referrerOf(request, settings));
+      await sendRecovery(context, tx, user, { redirectTo: referrerOf(request, settings), flow });
     });
     return json({});
   });
@@ -55,6 +58,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
         'Missing one of these types: signup, email_change, sms, phone_change',
       );
     }
+    const flow = type === 'signup' || type === 'email_change' ? flowOf(params) : 'implicit';
     if (!params.email && type === 'signup') {
       throw badRequest('validation_failed', 'Type provided requires an email address');
     }
@@ -82,13 +86,19 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
     if (type !== 'signup' && type !== 'email_change') return json({});
 
     const client = clientInfo(request);
-    const redirectTo = referrerOf(request, settings);
+    const mail = { redirectTo: referrerOf(request, settings), flow };
     await transaction(pool, async (tx) => {
       if (type === 'signup') {
         await recordAudit(tx, user, 'user_confirmation_requested', client);
-        await sendConfirmation(context, tx, user, redirectTo);
+        if (flow === 'pkce') {
+          await createFlowState(tx, user.id, 'email/signup', 'email/signup', params);
+        }
+        await sendConfirmation(context, tx, user, mail);
       } else {
-        await sendEmailChange(context, tx, user, user.email_change ?? '', redirectTo);
+        if (flow === 'pkce') {
+          await createFlowState(tx, user.id, 'email_change', 'email_change', params);
+        }
+        await sendEmailChange(context, tx, user, user.email_change ?? '', mail);
       }
     });
     return json({});
@@ -98,6 +108,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
     request: Request,
     emailParam: string | undefined,
     data: Record<string, unknown>,
+    pkce: PkceRequest,
   ): Promise<Response> {
     if (!settings.emailSignupEnabled) {
       throw unprocessable('email_provider_disabled', 'Email logins are disabled');
@@ -106,18 +117,20 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
       throw unprocessable('validation_failed', 'Password recovery requires an email');
     }
     const email = validateEmail(emailParam);
+    const flow = flowOf(pkce);
     const user = await findUserByEmail(pool, email, settings.audience);
     if (!user || !isEmailConfirmed(user)) {
       // A new or unconfirmed address signs up; its confirmation mail doubles as the magic link.
       const password = randomBytes(24).toString('base64url');
-      await signUpWithEmail(context, request, { email, password, data });
+      await signUpWithEmail(context, request, { email, password, data, pkce });
       if (!settings.mailerAutoconfirm) return json({});
-      return magicLink(request, email, data);
+      return magicLink(request, email, data, pkce);
     }
     const client = clientInfo(request);
     await transaction(pool, async (tx) => {
+      if (flow === 'pkce') await createFlowState(tx, user.id, 'magiclink', 'magiclink', pkce);
       await recordAudit(tx, user, 'user_recovery_requested', client);
-      await sendMagicLink(context, tx, user, referrerOf(request, settings));
+      await sendMagicLink(context, tx, user, { redirectTo: referrerOf(request, settings), flow });
     });
     return json({});
   }
@@ -147,13 +160,18 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
         throw unprocessable('otp_disabled', 'Signups not allowed for otp');
       }
     }
-    if (params.email) return magicLink(request, params.email, params.data ?? {});
+    if (params.email) return magicLink(request, params.email, params.data ?? {}, params);
     if (params.phone) throw badRequest('phone_provider_disabled', 'Unsupported phone provider');
     throw badRequest('validation_failed', 'One of email or phone must be set');
   });
 
   router.on('POST', '/magiclink', async ({ request }) => {
-    const params = await readParams(request, { email: 'string', data: 'object' });
-    return magicLink(request, params.email, params.data ?? {});
+    const params = await readParams(request, {
+      email: 'string',
+      data: 'object',
+      code_challenge: 'string',
+      code_challenge_method: 'string',
+    });
+    return magicLink(request, params.email, params.data ?? {}, params);
   });
 }

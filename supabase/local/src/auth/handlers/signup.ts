@@ -6,6 +6,7 @@ import { transaction } from '../db.ts';
 import { sendConfirmation } from '../emails.ts';
 import { badRequest, internalError, unprocessable } from '../errors.ts';
 import { readParams } from '../params.ts';
+import { createFlowState, flowOf, type PkceRequest } from '../pkce.ts';
 import { checkPasswordStrength, hashPassword } from '../passwords.ts';
 import { referrerOf } from '../redirects.ts';
 import type { Router } from '../router.ts';
@@ -110,10 +111,12 @@ export function signupRoutes(router: Router, context: AuthContext): void {
       );
     }
     if (params.phone) throw badRequest('phone_provider_disabled', 'Phone signups are disabled');
+    flowOf(params);
     return signUpWithEmail(context, request, {
       email: params.email ?? '',
       password: params.password,
       data,
+      pkce: params,
     });
   });
 }
@@ -122,6 +125,8 @@ export interface EmailSignup {
   email: string;
   password: string;
   data: Record<string, unknown>;
+  /** code_challenge and its method when the client runs the PKCE flow. */
+  pkce?: PkceRequest;
 }
 
 /** The e-mail part of POST /signup; POST /otp signs new addresses up through it too. */
@@ -138,6 +143,8 @@ export async function signUpWithEmail(
   const email = validateEmail(input.email);
   const client = clientInfo(request);
   const redirectTo = referrerOf(request, settings);
+  const pkce = input.pkce ?? {};
+  const flow = flowOf(pkce);
   const aud = settings.audience;
 
   const existing = await findUserByEmail(pool, email, aud);
@@ -179,7 +186,10 @@ export async function signUpWithEmail(
         await confirmEmail(tx, user);
       } else {
         await recordAudit(tx, user, 'user_confirmation_requested', client, { provider: 'email' });
-        await sendConfirmation(context, tx, user, redirectTo);
+        if (flow === 'pkce') {
+          await createFlowState(tx, user.id, 'email', 'email/signup', pkce);
+        }
+        await sendConfirmation(context, tx, user, { redirectTo, flow });
       }
       return user.id;
     });

@@ -2,12 +2,25 @@ import { json } from '../../http.ts';
 import { recordAudit } from '../audit.ts';
 import { clientInfo, type AuthContext } from '../context.ts';
 import { transaction } from '../db.ts';
-import { badRequest, unprocessable, WeakPasswordError } from '../errors.ts';
+import { badRequest, notFound, unprocessable, WeakPasswordError } from '../errors.ts';
 import { readParams } from '../params.ts';
+import {
+  findFlowStateByAuthCode,
+  flowStateExpired,
+  isFlowStateExpired,
+  verifyCodeVerifier,
+} from '../pkce.ts';
+import type { AuthenticationMethod } from '../sessions.ts';
 import { checkPasswordStrength, verifyPassword } from '../passwords.ts';
 import type { Router } from '../router.ts';
 import { issueSession, refreshTokenGrant } from '../tokens.ts';
-import { findUserByEmail, hasPassword, isBanned, isEmailConfirmed } from '../users.ts';
+import {
+  findUserByEmail,
+  findUserById,
+  hasPassword,
+  isBanned,
+  isEmailConfirmed,
+} from '../users.ts';
 
 const INVALID_LOGIN = 'Invalid login credentials';
 
@@ -68,12 +81,48 @@ export function tokenRoutes(router: Router, context: AuthContext): void {
     return json(await refreshTokenGrant(context, params.refresh_token ?? '', clientInfo(request)));
   }
 
+  /** grant_type=pkce: the auth code from a /verify redirect, proven by the code verifier. */
+  async function pkceGrant(request: Request): Promise<Response> {
+    const params = await readParams(request, { auth_code: 'string', code_verifier: 'string' });
+    if (!params.auth_code || !params.code_verifier) {
+      throw badRequest(
+        'validation_failed',
+        'invalid request: both auth code and code verifier should be non-empty',
+      );
+    }
+    const flow = await findFlowStateByAuthCode(pool, params.auth_code);
+    if (!flow?.user_id) {
+      throw notFound('flow_state_not_found', 'invalid flow state, no valid flow state found');
+    }
+    if (isFlowStateExpired(flow)) throw flowStateExpired();
+    const userId = flow.user_id;
+    verifyCodeVerifier(flow, params.code_verifier);
+    const client = clientInfo(request);
+    const body = await transaction(pool, async (tx) => {
+      const user = await findUserById(tx, userId);
+      if (!user) throw notFound('user_not_found', 'User not found');
+      await recordAudit(tx, user, 'login', client, { provider_type: flow.provider_type });
+      const session = await issueSession(
+        tx,
+        settings,
+        user.id,
+        flow.authentication_method as AuthenticationMethod,
+        client,
+      );
+      await tx.query('delete from auth.flow_state where id = $1', [flow.id]);
+      return session;
+    });
+    return json(body);
+  }
+
   router.on('POST', '/token', async ({ request, url }) => {
     switch (url.searchParams.get('grant_type')) {
       case 'password':
         return passwordGrant(request);
       case 'refresh_token':
         return refreshGrant(request);
+      case 'pkce':
+        return pkceGrant(request);
       default:
         throw badRequest('invalid_credentials', 'unsupported_grant_type');
     }

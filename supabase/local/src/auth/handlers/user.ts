@@ -14,6 +14,7 @@ import {
 } from '../errors.ts';
 import { clearOneTimeTokens, tokenHash } from '../one-time-tokens.ts';
 import { readParams } from '../params.ts';
+import { createFlowState, flowOf } from '../pkce.ts';
 import { checkPasswordStrength, hashPassword, verifyPassword } from '../passwords.ts';
 import { referrerOf } from '../redirects.ts';
 import type { Router } from '../router.ts';
@@ -133,6 +134,7 @@ export function userRoutes(router: Router, context: AuthContext): void {
 
     const client = clientInfo(request);
     const redirectTo = referrerOf(request, settings);
+    const flow = flowOf(params);
     await transaction(pool, async (tx) => {
       if (encryptedPassword !== undefined) {
         await updatePassword(tx, user.id, encryptedPassword, session?.id ?? null);
@@ -155,7 +157,10 @@ export function userRoutes(router: Router, context: AuthContext): void {
           // An anonymous user adding an address is signing up; with autoconfirm it just applies.
           await applyEmailChange(tx, { ...current, email_change: email });
         } else {
-          await sendEmailChange(context, tx, current, email, redirectTo);
+          if (flow === 'pkce') {
+            await createFlowState(tx, user.id, 'email_change', 'email_change', params);
+          }
+          await sendEmailChange(context, tx, current, email, { redirectTo, flow });
         }
       }
       await recordAudit(tx, user, 'user_modified', client);

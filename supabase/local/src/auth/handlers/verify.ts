@@ -6,9 +6,11 @@ import { transaction, type Db } from '../db.ts';
 import { AuthApiError, badRequest, forbidden, unprocessable } from '../errors.ts';
 import { clearOneTimeTokens, findOneTimeToken, tokenHash } from '../one-time-tokens.ts';
 import { readParams } from '../params.ts';
+import { issueAuthCode, PKCE_PREFIX, type FlowType } from '../pkce.ts';
 import { hashPassword } from '../passwords.ts';
 import { referrerOf } from '../redirects.ts';
 import type { Router } from '../router.ts';
+import type { AuthenticationMethod } from '../sessions.ts';
 import type { AuthSettings } from '../settings.ts';
 import { issueSession, type TokenResponse } from '../tokens.ts';
 import {
@@ -29,7 +31,7 @@ import {
   updateUser,
   type User,
 } from '../users.ts';
-import { goEncodeValues, withFragment } from '../urls.ts';
+import { goEncodeValues, withFragment, withQuery } from '../urls.ts';
 import { validateEmail, validatePhone } from '../validation.ts';
 
 /**
@@ -151,12 +153,23 @@ async function userByEmailAndOtp(
   }
 }
 
+type ResolvedType = Exclude<VerifyType, 'email'>;
+
 interface Verified {
   /** The verification type after `email` was resolved to signup or magiclink. */
-  type: Exclude<VerifyType, 'email'>;
-  /** Absent when an e-mail change still awaits its second confirmation. */
-  session?: TokenResponse;
+  type: ResolvedType;
+  /** An e-mail change that still awaits its second confirmation: nobody signs in yet. */
+  pending: boolean;
 }
+
+/** The authentication method a PKCE flow state of this verification type was recorded under. */
+const FLOW_METHODS: Record<ResolvedType, AuthenticationMethod> = {
+  signup: 'email/signup',
+  invite: 'invite',
+  recovery: 'recovery',
+  magiclink: 'magiclink',
+  email_change: 'email_change',
+};
 
 export function verifyRoutes(router: Router, context: AuthContext): void {
   const { settings, pool } = context;
@@ -219,7 +232,7 @@ export function verifyRoutes(router: Router, context: AuthContext): void {
   async function complete(
     tx: Db,
     user: User,
-    type: Exclude<VerifyType, 'email'>,
+    type: ResolvedType,
     hash: string,
     client: ClientInfo,
   ): Promise<Verified> {
@@ -233,12 +246,12 @@ export function verifyRoutes(router: Router, context: AuthContext): void {
         await recoverVerify(tx, user, client);
         break;
       case 'email_change':
-        if (!(await emailChangeVerify(tx, user, hash, client))) return { type };
+        if (!(await emailChangeVerify(tx, user, hash, client))) return { type, pending: true };
         break;
     }
     const current = await findUserById(tx, user.id);
     if (current) await refreshProviders(tx, current);
-    return { type, session: await issueSession(tx, settings, user.id, 'otp', client) };
+    return { type, pending: false };
   }
 
   router.on('GET', '/verify', async ({ request, url }) => {
@@ -249,23 +262,36 @@ export function verifyRoutes(router: Router, context: AuthContext): void {
     if (!token) throw badRequest('validation_failed', 'Verify requires a token or a token hash');
     const client = clientInfo(request);
 
-    let verified: Verified;
+    const flow = token.startsWith(PKCE_PREFIX) ? 'pkce' : 'implicit';
+    let outcome: { type: ResolvedType; session?: TokenResponse; authCode?: string } | undefined;
     try {
       if (!EMAIL_VERIFY_TYPES.has(type)) {
         throw badRequest('validation_failed', 'Invalid email verification type');
       }
-      verified = await transaction(pool, async (tx) => {
+      outcome = await transaction(pool, async (tx) => {
         const found = await userByTokenHash(tx, settings, type as VerifyType, token);
-        return complete(tx, found.user, found.type, token, client);
+        const verified = await complete(tx, found.user, found.type, token, client);
+        if (verified.pending) return undefined;
+        if (flow === 'pkce') {
+          return {
+            type: verified.type,
+            authCode: await issueAuthCode(tx, found.user.id, FLOW_METHODS[verified.type]),
+          };
+        }
+        return {
+          type: verified.type,
+          session: await issueSession(tx, settings, found.user.id, 'otp', client),
+        };
       });
     } catch (error) {
       if (!(error instanceof AuthApiError)) throw error;
-      return redirect(withFragment(redirectTo, errorFragment(error)));
+      return redirect(errorRedirect(redirectTo, error, flow));
     }
-    if (!verified.session) {
+    if (!outcome) {
       return redirect(withFragment(redirectTo, { message: SINGLE_CONFIRMATION_ACCEPTED, sb: '' }));
     }
-    const session = verified.session;
+    if (outcome.authCode) return redirect(withQuery(redirectTo, { code: outcome.authCode }));
+    const session = outcome.session!;
     const fragment = goEncodeValues({
       access_token: session.access_token,
       expires_at: String(session.expires_at),
@@ -273,7 +299,7 @@ export function verifyRoutes(router: Router, context: AuthContext): void {
       refresh_token: session.refresh_token,
       sb: '',
       token_type: session.token_type,
-      type: verified.type,
+      type: outcome.type,
     });
     return redirect(`${redirectTo}#${fragment}`);
   });
@@ -323,15 +349,17 @@ export function verifyRoutes(router: Router, context: AuthContext): void {
       throw badRequest('validation_failed', 'Invalid email verification type');
     }
     const client = clientInfo(request);
-    const verified = await transaction(pool, async (tx) => {
+    const session = await transaction(pool, async (tx) => {
       const found =
         token === ''
           ? await userByTokenHash(tx, settings, type as VerifyType, hash)
           : await userByEmailAndOtp(tx, settings, type as VerifyType, email, hash);
-      return complete(tx, found.user, found.type, hash, client);
+      const verified = await complete(tx, found.user, found.type, hash, client);
+      if (verified.pending) return undefined;
+      return issueSession(tx, settings, found.user.id, 'otp', client);
     });
-    if (!verified.session) return json({ msg: SINGLE_CONFIRMATION_ACCEPTED, code: '200' });
-    return json(verified.session);
+    if (!session) return json({ msg: SINGLE_CONFIRMATION_ACCEPTED, code: '200' });
+    return json(session);
   });
 }
 
@@ -343,16 +371,19 @@ const OAUTH_ERRORS: Record<number, string> = {
   503: 'temporarily_unavailable',
 };
 
-/** GoTrue's prepErrorRedirectURL: the error travels in the fragment of the redirect target. */
-function errorFragment(error: AuthApiError): Record<string, string> {
-  const fragment: Record<string, string> = {
+/**
+ * GoTrue's prepErrorRedirectURL: the error travels in the fragment of the redirect target, and
+ * for the PKCE flow (whose clients read the query) in the query too.
+ */
+function errorRedirect(redirectTo: string, error: AuthApiError, flow: FlowType): string {
+  const details: Record<string, string> = {
     error_code: error.code,
     error_description: error.message,
-    sb: '',
   };
   const oauthError = OAUTH_ERRORS[error.status];
-  if (oauthError) fragment.error = oauthError;
-  return fragment;
+  if (oauthError) details.error = oauthError;
+  const target = flow === 'pkce' ? withQuery(redirectTo, details) : redirectTo;
+  return withFragment(target, { ...details, sb: '' });
 }
 
 function redirect(location: string): Response {
