@@ -6,7 +6,7 @@ import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { SupabaseAuthProvider } from './auth/SupabaseAuthProvider.tsx';
 import { createQueryClient } from './lib/queryClient.ts';
 import { routes } from './routes/routeTable.tsx';
-import { theme } from './theme.ts';
+import { themeProps } from './theme.ts';
 
 export function App({ supabase }: { supabase: SupabaseClient }) {
   const [queryClient] = useState(createQueryClient);
@@ -15,7 +15,7 @@ export function App({ supabase }: { supabase: SupabaseClient }) {
   const forgetCachedData = useCallback(() => queryClient.clear(), [queryClient]);
 
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider {...themeProps}>
       <QueryClientProvider client={queryClient}>
         <SupabaseAuthProvider client={supabase} onSignedOut={forgetCachedData}>
           <RouterProvider router={router} />

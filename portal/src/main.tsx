@@ -6,7 +6,7 @@ import { App } from './App.tsx';
 import { ConfigErrorScreen } from './components/ConfigErrorScreen.tsx';
 import { envCheck } from './lib/env.ts';
 import { createSupabaseClient } from './lib/supabase.ts';
-import { theme } from './theme.ts';
+import { themeProps } from './theme.ts';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element.');
@@ -16,7 +16,7 @@ createRoot(container).render(
     {envCheck.ok ? (
       <App supabase={createSupabaseClient(envCheck.env)} />
     ) : (
-      <MantineProvider theme={theme}>
+      <MantineProvider {...themeProps}>
         <ConfigErrorScreen app="The Shortlane portal" problems={envCheck.problems} />
       </MantineProvider>
     )}

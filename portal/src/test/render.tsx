@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router-dom';
 import { routes } from '../routes/routeTable.tsx';
-import { theme } from '../theme.ts';
+import { themeProps } from '../theme.ts';
 import { TestAuthProvider, type TestAuthOptions } from './auth.tsx';
 
 interface RenderOptions {
@@ -20,7 +20,7 @@ function Providers({ auth, children }: { auth: TestAuthOptions; children: ReactN
     () => new QueryClient({ defaultOptions: { queries: { retry: false } } }),
   );
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider {...themeProps}>
       <QueryClientProvider client={queryClient}>
         <TestAuthProvider options={auth}>{children}</TestAuthProvider>
       </QueryClientProvider>

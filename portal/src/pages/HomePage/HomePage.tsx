@@ -28,7 +28,7 @@ export default function HomePage() {
           Shortlane
         </Text>
         <Group gap="sm">
-          <Text size="sm" c="dimmed">
+          <Text size="sm">
             Signed in as <strong>{auth.user?.email}</strong>
           </Text>
           <Button variant="default" onClick={signOut} loading={busy}>

@@ -1,0 +1,35 @@
+import path from 'node:path';
+import { test as base, expect } from '@playwright/test';
+import { Factories } from './factories.ts';
+import { MailboxReader } from './mailbox.ts';
+import { appUrls, stackEnv } from './stack.ts';
+
+/** Screenshots worth keeping after a run (git-ignored); failures also get Playwright's own. */
+export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, '..', 'artifacts');
+
+interface Fixtures {
+  factories: Factories;
+  mailbox: MailboxReader;
+  /** Saves a full-page screenshot of the test's page as e2e/artifacts/<name>.png. */
+  saveScreenshot: (name: string) => Promise<void>;
+}
+
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from its first parameter.
+  factories: async ({}, use) => {
+    const factories = new Factories(stackEnv());
+    await use(factories);
+    await factories.cleanup();
+  },
+  // eslint-disable-next-line no-empty-pattern -- as above
+  mailbox: async ({}, use) => {
+    await use(new MailboxReader(stackEnv().MAILBOX_URL));
+  },
+  saveScreenshot: async ({ page }, use) => {
+    await use(async (name) => {
+      await page.screenshot({ path: path.join(ARTIFACTS_DIR, `${name}.png`), fullPage: true });
+    });
+  },
+});
+
+export { expect, appUrls };
