@@ -6,7 +6,7 @@ import {
   useDatabase,
   withRollback,
 } from '../support/index.ts';
-import { expectRefusedAs, ids } from './fixtures.ts';
+import { createLink, expectLinkError, expectRefusedAs, ids } from './fixtures.ts';
 import { ACTORS, createLinkScene, linkIds, VISIBLE_LINKS } from './scene.ts';
 
 /**
@@ -425,5 +425,63 @@ describe('alias routes by actor', () => {
         links.stranger.id,
         cast.stranger.personalAccountId,
       ]);
+    }));
+});
+
+describe('alias route rules', () => {
+  it("use the builder's vocabulary: operations where the condition takes one, of the value's type, with the right operands", () =>
+    withRollback(pool, async (db) => {
+      const { cast, links } = await createLinkScene(db);
+      const team = cast.team.accountId;
+      const route = await one<{ id: string }>(
+        db,
+        `insert into public.alias_routes (alias_id, account_id, position, url)
+         values ($1, $2, 0, 'https://example.com/de') returning id`,
+        [links.teamByMember.id, team],
+      );
+      const addRule = (rule: [string, string, string | null, string[]]) =>
+        asActor(db, cast.member.id, (as) =>
+          as.query(
+            `insert into public.alias_route_rules (route_id, account_id, position, value_id,
+               condition_id, operation_id, operands)
+             values ($1, $2, 0, $3, $4, $5, $6)`,
+            [route.id, team, ...rule],
+          ),
+        );
+      const wrong: [string, [string, string, string | null, string[]]][] = [
+        ['an operation is needed after "if"', ['country', 'if', null, ['DE']]],
+        ['"always" takes no operation', ['country', 'always', 'equals', ['DE']]],
+        ['"contains" does not apply to numbers', ['clicks', 'if', 'contains', ['1']]],
+        ['"equals" takes one value', ['country', 'if', 'equals', ['DE', 'AT']]],
+        ['"is one of" takes at least one value', ['country', 'if', 'in', []]],
+        ['devices are fixed choices', ['device', 'if', 'equals', ['toaster']]],
+      ];
+      for (const [why, rule] of wrong) {
+        const error = await expectLinkError(addRule(rule), 'route_rule_invalid');
+        expect(error.detail, why).toBeTruthy();
+      }
+      await addRule(['device', 'if', 'in', ['mobile', 'tablet']]);
+    }));
+});
+
+describe('search_links', () => {
+  it("finds an account's links by part of the alias or the destination, as the caller may see them", () =>
+    withRollback(pool, async (db) => {
+      const { cast, domain } = await createLinkScene(db);
+      const team = cast.team.accountId;
+      const base = { accountId: team, createdBy: cast.member.id, domainId: domain.id };
+      const byAlias = await createLink(db, { ...base, alias: 'summer-Launch-2031' });
+      const byUrl = await createLink(db, { ...base, url: 'https://shop.example.com/launch_day' });
+      await createLink(db, { ...base, alias: 'unrelated', url: 'https://example.org/x' });
+      await createLink(db, { ...base, alias: 'gone-launch', status: 'deleted' });
+      const search = (actor: string, query: string) =>
+        asActor(db, actor, (as) =>
+          ids(as, `select id from public.search_links($1, $2)`, [team, query]),
+        );
+      expect(await search(cast.viewer.id, 'LAUNCH')).toEqual([byAlias.id, byUrl.id].sort());
+      // % and _ match themselves, not any characters.
+      expect(await search(cast.viewer.id, 'launch_')).toEqual([byUrl.id]);
+      expect(await search(cast.viewer.id, '%')).toEqual([]);
+      expect(await search(cast.stranger.id, 'launch')).toEqual([]);
     }));
 });
