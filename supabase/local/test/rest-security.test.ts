@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CORS_HEADERS } from '../src/http.ts';
 import { signToken } from '../src/jwt.ts';
 import { createRestFixture, tokenFor, type RestFixture } from './rest-fixture.ts';
 
@@ -174,5 +175,39 @@ describe('tokens PostgREST refuses', () => {
     expect(status).toBe(401);
     expect(body).toMatchObject({ code: 'PGRST301' });
     expect((body as { message: string }).message).toMatch(/^JWSError \(CompactDecodeError/);
+  });
+});
+
+describe('the gateway in front of PostgREST', () => {
+  it('uses the apikey as the bearer when no Authorization header comes', async () => {
+    const response = await fetch(`${env.SUPABASE_URL}/rest/v1/${fx.authors}?select=name`, {
+      headers: { apikey: env.SUPABASE_SERVICE_ROLE_KEY },
+    });
+    expect(response.status).toBe(200);
+    const { rows } = await fx.db.query<{ count: number }>(
+      `select count(*)::int as count from public.${fx.authors}`,
+    );
+    expect(((await response.json()) as unknown[]).length).toBe(rows[0]!.count);
+  });
+
+  it('lets the Authorization header, not the apikey, decide the role', async () => {
+    const response = await fetch(`${env.SUPABASE_URL}/rest/v1/${fx.authors}?select=owner_id`, {
+      headers: { apikey: env.SUPABASE_SERVICE_ROLE_KEY, authorization: `Bearer ${fx.bob.token}` },
+    });
+    const owners = (await response.json()) as { owner_id: string }[];
+    expect(owners.length).toBeGreaterThan(0);
+    expect(owners.every((row) => row.owner_id === fx.bob.id)).toBe(true);
+  });
+
+  it("answers a browser with the gateway's CORS headers only, not PostgREST's as well", async () => {
+    const response = await fetch(`${env.SUPABASE_URL}/rest/v1/${fx.books}?select=isbn&limit=1`, {
+      headers: { apikey: env.SUPABASE_ANON_KEY, origin: 'http://localhost:5173' },
+    });
+    expect(response.status).toBe(200);
+    // Duplicated headers would come back joined with ", ", which browsers refuse for this one.
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-expose-headers')).toBe(
+      CORS_HEADERS['access-control-expose-headers'],
+    );
   });
 });
