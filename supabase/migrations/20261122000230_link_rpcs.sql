@@ -656,6 +656,16 @@ begin
   exception when unique_violation then
     perform app.link_error('alias_taken');
   end;
+  -- The main alias moved to another destination: the oldest alias left on the old one is main.
+  if v_link.is_main and v_long_url_id <> v_link.long_url_id then
+    update public.aliases set is_main = true
+    where id = (
+      select a.id from public.aliases a
+      where a.long_url_id = v_link.long_url_id
+      order by a.created_at, a.id
+      limit 1
+    );
+  end if;
   if v_tags is not null then
     perform app.set_link_tags(v_link.id, v_link.account_id, v_tags);
   end if;

@@ -206,59 +206,85 @@ values
     'if', 'equals', '{mobile}');
 
 -- ---------------------------------------------------------------------------------------------
--- Clicks: 300,000 over the last 30 days, spread over the live links with a long tail
--- (a few links get most clicks), more in daytime (UTC) and more recently, with realistic
--- countries, devices, browsers, operating systems and referrers; about 5% bots and 6% QR scans.
+-- Clicks: demo.add_clicks(n) adds n clicks over the last 30 days to the live links, with a long
+-- tail (a few links get most clicks), more in daytime (UTC) and more recently, realistic
+-- countries, devices, browsers, operating systems and referrers, about 5% bots and 6% QR scans.
+-- Set-based and reusable: bench/db.ts calls it on a far larger link set. Schema `demo` exists
+-- only where seeds ran (local stacks), never in production.
 
-create temporary table demo_click_targets on commit drop as
-select a.id, a.account_id, (row_number() over (order by a.created_at, a.id))::integer as rank
-from public.aliases a
-where a.status not in ('deleted', 'terminated');
+create schema if not exists demo;
+revoke all on schema demo from public;
 
-insert into public.clicks (time, alias_id, account_id, country, device, browser, os,
-  referrer_host, is_bot, is_qr, ip_hash)
-select case when c.slot > now() then c.slot - interval '1 day' else c.slot end, t.id, t.account_id,
-  nullif(countries[1 + floor(c.r_country * cardinality(countries))::integer], ''),
-  split_part(agent, '|', 1), split_part(agent, '|', 3), split_part(agent, '|', 2),
-  case when c.r_qr < 0.06 then null
-    else nullif(referrers[1 + floor(c.r_referrer * cardinality(referrers))::integer], '') end,
-  split_part(agent, '|', 4) = 'bot',
-  c.r_qr < 0.06 and split_part(agent, '|', 4) <> 'bot',
-  sha256(int4send(floor(c.r_visitor * 60000)::integer))
-from (
-  select
-    -- rank 1 is the oldest live link; the power skews clicks towards it and its neighbours.
-    1 + floor(power(random(), 2) * (select count(*) from demo_click_targets))::integer as rank,
-    -- A day (recent ones likelier) and a UTC hour (daytime likelier); a time still ahead today
-    -- moves to yesterday.
-    date_trunc('day', now(), 'UTC')
-      - make_interval(days => floor(power(random(), 1.3) * 30)::integer)
-      + make_interval(hours => (array[0, 1, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 12, 12, 13, 13, 14,
-          14, 15, 15, 16, 16, 17, 18, 19, 19, 20, 20, 21, 22, 23])[1 + floor(random() * 31)::integer])
-      + random() * interval '1 hour' as slot,
-    random() as r_country, random() as r_agent, random() as r_referrer, random() as r_qr,
-    random() as r_visitor
-  from generate_series(1, 300000)
-) as c
-join demo_click_targets t on t.rank = c.rank
-cross join lateral (select
-  array['US', 'US', 'US', 'US', 'US', 'US', 'US', 'US', 'GB', 'GB', 'GB', 'DE', 'DE', 'DE', 'IN',
-    'IN', 'IN', 'FR', 'FR', 'BR', 'BR', 'CA', 'CA', 'AU', 'JP', 'NL', 'ES', 'IT', 'MX', 'PL',
-    'SE', 'CH', 'AT', 'NG', 'ZA', 'KR', ''] as countries,
-  array['', '', '', '', '', '', '', 'google.com', 'google.com', 'google.com', 'google.com',
-    't.co', 't.co', 'facebook.com', 'facebook.com', 'linkedin.com', 'linkedin.com',
-    'instagram.com', 'reddit.com', 'youtube.com', 'bing.com', 'duckduckgo.com',
-    'mail.google.com', 'slack.com', 'news.ycombinator.com', 'outlook.live.com'] as referrers
-) as lists
-cross join lateral (select (array[
-  'desktop|Windows|Chrome|', 'desktop|Windows|Chrome|', 'desktop|Windows|Chrome|',
-  'desktop|Windows|Edge|', 'desktop|Windows|Firefox|', 'desktop|macOS|Chrome|',
-  'desktop|macOS|Safari|', 'desktop|macOS|Safari|', 'desktop|Linux|Firefox|',
-  'mobile|iOS|Safari|', 'mobile|iOS|Safari|', 'mobile|iOS|Safari|', 'mobile|iOS|Chrome|',
-  'mobile|Android|Chrome|', 'mobile|Android|Chrome|', 'mobile|Android|Chrome|',
-  'mobile|Android|Samsung Internet|', 'tablet|iPadOS|Safari|', 'tablet|Android|Chrome|',
-  'desktop|Windows|Opera|', 'other|Linux|Googlebot|bot'
-  ])[1 + floor(c.r_agent * 21)::integer] as agent
-) as agents;
+create or replace function demo.add_clicks(p_count integer, p_days integer default 30)
+returns bigint
+language plpgsql
+set search_path = ''
+-- The targets' hash table (one row per live link) stays in memory.
+set work_mem = '256MB'
+as $$
+declare
+  v_inserted bigint;
+begin
+  with targets as materialized (
+    -- A stable shuffle: which links are popular does not follow creation order.
+    select a.id, a.account_id, (row_number() over (order by md5(a.id::text)))::integer as rank
+    from public.aliases a
+    where a.status not in ('deleted', 'terminated')
+  ),
+  draws as (
+    select
+      -- The power skews clicks towards the first ranks: a long tail.
+      1 + floor(power(random(), 2.5) * (select count(*) from targets))::integer as rank,
+      -- A day (recent ones likelier) and a UTC hour (daytime likelier).
+      date_trunc('day', now(), 'UTC')
+        - make_interval(days => floor(power(random(), 1.3) * p_days)::integer)
+        + make_interval(hours => (array[0, 1, 5, 6, 7, 8, 8, 9, 9, 10, 10, 11, 12, 12, 13, 13,
+            14, 14, 15, 15, 16, 16, 17, 18, 19, 19, 20, 20, 21, 22, 23])[1 + floor(random() * 31)::integer])
+        + random() * interval '1 hour' as slot,
+      random() as r_country, random() as r_agent, random() as r_referrer, random() as r_qr,
+      random() as r_visitor
+    from generate_series(1, p_count)
+  ),
+  inserted as (
+    insert into public.clicks (time, alias_id, account_id, country, device, browser, os,
+      referrer_host, is_bot, is_qr, ip_hash)
+    select
+      -- A time still ahead today moves to yesterday.
+      case when d.slot > now() then d.slot - interval '1 day' else d.slot end, t.id, t.account_id,
+      nullif(countries[1 + floor(d.r_country * cardinality(countries))::integer], ''),
+      split_part(agent, '|', 1), split_part(agent, '|', 3), split_part(agent, '|', 2),
+      case when d.r_qr < 0.06 then null
+        else nullif(referrers[1 + floor(d.r_referrer * cardinality(referrers))::integer], '') end,
+      split_part(agent, '|', 4) = 'bot',
+      d.r_qr < 0.06 and split_part(agent, '|', 4) <> 'bot',
+      sha256(int4send(floor(d.r_visitor * 60000)::integer))
+    from draws d
+    join targets t on t.rank = d.rank
+    cross join lateral (select
+      array['US', 'US', 'US', 'US', 'US', 'US', 'US', 'US', 'GB', 'GB', 'GB', 'DE', 'DE', 'DE',
+        'IN', 'IN', 'IN', 'FR', 'FR', 'BR', 'BR', 'CA', 'CA', 'AU', 'JP', 'NL', 'ES', 'IT', 'MX',
+        'PL', 'SE', 'CH', 'AT', 'NG', 'ZA', 'KR', ''] as countries,
+      array['', '', '', '', '', '', '', 'google.com', 'google.com', 'google.com', 'google.com',
+        't.co', 't.co', 'facebook.com', 'facebook.com', 'linkedin.com', 'linkedin.com',
+        'instagram.com', 'reddit.com', 'youtube.com', 'bing.com', 'duckduckgo.com',
+        'mail.google.com', 'slack.com', 'news.ycombinator.com', 'outlook.live.com'] as referrers
+    ) as lists
+    cross join lateral (select (array[
+      'desktop|Windows|Chrome|', 'desktop|Windows|Chrome|', 'desktop|Windows|Chrome|',
+      'desktop|Windows|Edge|', 'desktop|Windows|Firefox|', 'desktop|macOS|Chrome|',
+      'desktop|macOS|Safari|', 'desktop|macOS|Safari|', 'desktop|Linux|Firefox|',
+      'mobile|iOS|Safari|', 'mobile|iOS|Safari|', 'mobile|iOS|Safari|', 'mobile|iOS|Chrome|',
+      'mobile|Android|Chrome|', 'mobile|Android|Chrome|', 'mobile|Android|Chrome|',
+      'mobile|Android|Samsung Internet|', 'tablet|iPadOS|Safari|', 'tablet|Android|Chrome|',
+      'desktop|Windows|Opera|', 'other|Linux|Googlebot|bot'
+      ])[1 + floor(d.r_agent * 21)::integer] as agent
+    ) as agents
+    returning 1
+  )
+  select count(*) into v_inserted from inserted;
+  return v_inserted;
+end;
+$$;
 
+select demo.add_clicks(300000);
 select app.rollup_clicks(now() - interval '31 days', now() + interval '1 hour');

@@ -403,6 +403,10 @@ describe('alias routes by actor', () => {
           links.teamByMember.id,
         ]);
         expect(seen).toEqual([route.id]);
+        const rules = await as.query(`select 1 from public.alias_route_rules where route_id = $1`, [
+          route.id,
+        ]);
+        expect(rules.rowCount).toBe(1);
         const removed = await as.query(`delete from public.alias_routes where id = $1`, [route.id]);
         expect(removed.rowCount).toBe(0);
       });
@@ -412,7 +416,12 @@ describe('alias routes by actor', () => {
         expect(removed.rowCount).toBe(1);
       });
       const strangerSeen = await asActor(db, cast.stranger.id, (as) =>
-        ids(as, `select id from public.alias_routes where account_id = $1`, [team]),
+        ids(
+          as,
+          `select id from public.alias_routes where account_id = $1
+           union all select id from public.alias_route_rules where account_id = $1`,
+          [team],
+        ),
       );
       expect(strangerSeen).toEqual([]);
     }));

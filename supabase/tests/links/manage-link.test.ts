@@ -172,6 +172,7 @@ describe('update_link: the destination', () => {
         url: 'https://example.com/new-destination',
       });
       expect(moved.url).toBe('https://example.com/new-destination');
+      expect(moved.aliases[0]?.is_main).toBe(true);
       await expectLinkError(
         updateAs(db, cast.stranger.id, links.stranger.id, { url: 'https://example.com/elsewhere' }),
         'paid_only',
@@ -183,6 +184,26 @@ describe('update_link: the destination', () => {
         [links.stranger.longUrlId],
       );
       await updateAs(db, cast.stranger.id, links.stranger.id, { url: current.url });
+    }));
+
+  it('moving the main alias hands "main" to the oldest alias left on the old destination', () =>
+    withRollback(pool, async (db) => {
+      const { cast, domain } = await createLinkScene(db);
+      const base = {
+        accountId: cast.team.accountId,
+        createdBy: cast.member.id,
+        domainId: domain.id,
+        url: 'https://example.com/shared',
+      };
+      const first = await createLink(db, { ...base, createdAt: new Date(Date.now() - 60_000) });
+      const second = await createLink(db, base);
+      await updateAs(db, cast.member.id, first.id, { url: 'https://example.com/moved' });
+      const main = await one<{ is_main: boolean }>(
+        db,
+        `select is_main from public.aliases where id = $1`,
+        [second.id],
+      );
+      expect(main.is_main).toBe(true);
     }));
 
   it('follows the URL rules', () =>

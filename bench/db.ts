@@ -1,0 +1,423 @@
+/**
+ * Database benchmark for the link side: scales the seeded data to BENCH_LINKS links (default
+ * 1,000,000) and BENCH_CLICKS clicks (default 10,000,000) in a stack of its own, then prints the
+ * median timings of the queries the portal runs most, each as a signed-in user (row-level
+ * security included):
+ *   - a 50-row page of an account's links (first page, and a keyset page deep in the list);
+ *   - substring search on destination and alias (trigram indexes; target < 20 ms);
+ *   - one link's clicks over 1h / 24h / 7d / 30d from the hourly rollups (target < 20 ms);
+ *   - an account's top countries over 30 days (target < 50 ms).
+ *
+ *   npm run bench:db            reuse the bench stack's data when it is already scaled
+ *   npm run bench:db -- --fresh wipe .local/bench-db and generate everything again
+ *
+ * Ports 64321/64322/64324 and state dir .local/bench-db (override with STACK_* variables).
+ * Generation is set-based SQL: users through the sign-up trigger, links in one statement each,
+ * clicks through the seed's demo.add_clicks in chunks, rollups day by day with
+ * app.rollup_clicks.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
+import { startStack } from '../supabase/local/src/stack.ts';
+
+const LINKS = positiveInt('BENCH_LINKS', 1_000_000);
+const CLICKS = positiveInt('BENCH_CLICKS', 10_000_000);
+const ACCOUNTS = positiveInt('BENCH_ACCOUNTS', 2_000);
+/** The heavy customer every timing is taken for owns this share of all links. */
+const BIG_ACCOUNT_SHARE = 0.1;
+const CLICK_CHUNK = 1_000_000;
+const RUNS = 11;
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+function log(line: string) {
+  console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+}
+
+async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await work();
+  log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return result;
+}
+
+// --- Generation -------------------------------------------------------------------------------
+
+/** Words for destinations and custom aliases; "spring-sale" is rare on purpose (search target). */
+const WORDS = [
+  'pricing',
+  'blog',
+  'docs',
+  'careers',
+  'products',
+  'shoes',
+  'jackets',
+  'summer',
+  'winter',
+  'webinar',
+  'podcast',
+  'release',
+  'guide',
+  'tutorial',
+  'report',
+  'invoice',
+  'events',
+  'store',
+  'catalog',
+  'newsletter',
+  'about',
+  'contact',
+  'support',
+  'download',
+  'pricing-plans',
+  'deals',
+  'landing',
+  'signup',
+  'checkout',
+  'gallery',
+  'press',
+  'partners',
+  'security',
+  'status',
+  'roadmap',
+  'community',
+  'forum',
+  'videos',
+  'recipes',
+  'travel',
+];
+const HOSTS = [
+  'example.com',
+  'shop.example.com',
+  'blog.example.org',
+  'docs.example.net',
+  'news.example.io',
+  'store.example.co.uk',
+  'app.example.dev',
+  'media.example.tv',
+  'events.example.de',
+  'learn.example.edu',
+];
+
+const GENERATE_USERS = `
+  insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at,
+    raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+  select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated',
+    'authenticated', 'bench-' || g || '@bench.test', now(), '{"provider":"email"}',
+    jsonb_build_object('name', 'Bench ' || g), now(), now()
+  from generate_series(1, $1::integer) as g`;
+
+const REMEMBER_ACCOUNTS = `
+  create table bench.accounts as
+  select (row_number() over (order by u.created_at, u.email))::integer as n, p.id as user_id,
+    p.personal_account_id as account_id
+  from auth.users u join public.profiles p on p.id = u.id
+  where u.email like 'bench-%@bench.test';
+  alter table bench.accounts add primary key (n)`;
+
+// One row per link to come: account 1 (the big one) takes the first share, the rest go round
+// the other accounts. Aliases are a bijection of g (multiplicative hashing mod 2^32), so they
+// are unique without checking; one in a thousand is a custom word alias.
+const PLAN_LINKS = `
+  create unlogged table bench.links as
+  select g, gen_random_uuid() as id, gen_random_uuid() as long_url_id, a.account_id, a.user_id,
+    case when g % 1000 = 0 then ($3::text[])[1 + g % cardinality($3::text[])] || '-' || g
+      else lpad(to_hex((g::bigint * 2654435761) % 4294967296), 8, '0') end as alias,
+    'https://' || ($4::text[])[1 + g % cardinality($4::text[])] || '/'
+      || ($3::text[])[1 + (g * 7) % cardinality($3::text[])] || '/'
+      || case when g % 10000 = 0 then 'spring-sale-' else '' end
+      || ($3::text[])[1 + (g * 13) % cardinality($3::text[])] || '-' || g
+      || case when g % 3 = 0 then '?utm_source=newsletter&utm_medium=email' else '' end as url,
+    (array['00000000-0000-4000-8000-000000001001', '00000000-0000-4000-8000-000000001002',
+      '00000000-0000-4000-8000-000000001003', '00000000-0000-4000-8000-000000001004'])[1 + g % 4]::uuid
+      as domain_id,
+    case when g % 50 = 0 then 'archived' when g % 97 = 0 then 'deleted' else 'active' end as status,
+    now() - random() * interval '365 days' as created_at
+  from generate_series(1, $1::integer) as g
+  join bench.accounts a on a.n = case when g <= $2::integer then 1
+    else 2 + g % greatest((select count(*) from bench.accounts) - 1, 1) end`;
+
+const INSERT_LONG_URLS = `
+  insert into public.long_urls (id, account_id, url, created_at, updated_at)
+  select long_url_id, account_id, url, created_at, created_at from bench.links`;
+
+const INSERT_ALIASES = `
+  insert into public.aliases (id, long_url_id, account_id, domain_id, alias, is_main, status,
+    created_by, created_at, updated_at)
+  select id, long_url_id, account_id, domain_id, alias, true, status, user_id, created_at,
+    created_at
+  from bench.links`;
+
+async function generate(db: pg.Client) {
+  await db.query(`set work_mem = '256MB'; set maintenance_work_mem = '512MB';
+    set synchronous_commit = off; create schema bench`);
+  await timed(`${ACCOUNTS} users (sign-up trigger: profile + account)`, () =>
+    db.query(GENERATE_USERS, [ACCOUNTS]),
+  );
+  await db.query(REMEMBER_ACCOUNTS);
+  const bigShare = Math.round(LINKS * BIG_ACCOUNT_SHARE);
+  await timed(`plan ${LINKS} links`, () => db.query(PLAN_LINKS, [LINKS, bigShare, WORDS, HOSTS]));
+  await timed(`${LINKS} long URLs`, () => db.query(INSERT_LONG_URLS));
+  await timed(`${LINKS} aliases`, () => db.query(INSERT_ALIASES));
+  await db.query(`drop table bench.links`);
+  await timed('analyze links', () => db.query('analyze public.long_urls, public.aliases'));
+
+  for (let done = 0; done < CLICKS; done += CLICK_CHUNK) {
+    const count = Math.min(CLICK_CHUNK, CLICKS - done);
+    await timed(`clicks ${done + count}/${CLICKS}`, () =>
+      db.query('select demo.add_clicks($1)', [count]),
+    );
+  }
+  await timed('analyze clicks', () => db.query('analyze public.clicks'));
+  await timed('rollups, day by day over 31 days', async () => {
+    for (let day = 31; day > 0; day--) {
+      await db.query(
+        `select app.rollup_clicks(date_trunc('day', now(), 'UTC') - make_interval(days => $1),
+           date_trunc('day', now(), 'UTC') - make_interval(days => $1 - 1))`,
+        [day],
+      );
+    }
+    await db.query(
+      `select app.rollup_clicks(date_trunc('day', now(), 'UTC'), now() + interval '1 hour')`,
+    );
+  });
+  await timed('analyze rollups', () =>
+    db.query('analyze public.click_stats_hourly, public.account_click_stats_hourly'),
+  );
+  await db.query('vacuum (analyze) public.aliases, public.long_urls');
+}
+
+// --- Measurement ------------------------------------------------------------------------------
+
+interface Subject {
+  userId: string;
+  accountId: string;
+  /** The account's busiest link. */
+  hotAliasId: string;
+  /** Part of one of the account's aliases. */
+  aliasFragment: string;
+  /** The cursor of a page deep in the account's list. */
+  deepCursor: { createdAt: string; id: string };
+}
+
+async function subject(db: pg.Client): Promise<Subject> {
+  const { rows } = await db.query<{ user_id: string; account_id: string }>(
+    `select user_id, account_id from bench.accounts where n = 1`,
+  );
+  const account = rows[0];
+  if (!account) throw new Error('No bench account: run with --fresh');
+  const hot = await db.query<{ alias_id: string }>(
+    `select alias_id from public.click_stats_hourly where account_id = $1
+     group by alias_id order by sum(clicks) desc limit 1`,
+    [account.account_id],
+  );
+  const sample = await db.query<{ alias: string }>(
+    `select alias::text from public.aliases where account_id = $1 and alias ~ '^[0-9a-f]{8}$'
+     order by id limit 1`,
+    [account.account_id],
+  );
+  const deep = await db.query<{ created_at: Date; id: string }>(
+    `select created_at, id from public.aliases where account_id = $1
+     order by created_at desc, id desc
+     offset least(5000, (select count(*) / 2 from public.aliases where account_id = $1)) limit 1`,
+    [account.account_id],
+  );
+  const hotAliasId = hot.rows[0]?.alias_id;
+  const alias = sample.rows[0]?.alias;
+  const cursor = deep.rows[0];
+  if (!hotAliasId || !alias || !cursor)
+    throw new Error('The bench data is incomplete: run with --fresh');
+  return {
+    userId: account.user_id,
+    accountId: account.account_id,
+    hotAliasId,
+    aliasFragment: alias.slice(1, 6),
+    deepCursor: { createdAt: cursor.created_at.toISOString(), id: cursor.id },
+  };
+}
+
+interface Case {
+  name: string;
+  targetMs?: number;
+  sql: string;
+  params: unknown[];
+}
+
+function cases(s: Subject): Case[] {
+  const page = `select a.id, a.alias, a.status, a.expires_at, a.created_at, u.url, d.domain
+    from public.aliases a
+    join public.long_urls u on u.id = a.long_url_id
+    join public.domains d on d.id = a.domain_id
+    where a.account_id = $1 and a.status <> 'deleted'`;
+  const linkClicks = `select coalesce(sum(clicks), 0) as clicks, coalesce(sum(bot_clicks), 0) as bots,
+      coalesce(sum(qr_clicks), 0) as qr
+    from public.click_stats_hourly
+    where alias_id = $1
+      and hour >= date_bin('1 hour', now() - $2::interval, timestamptz '2000-01-01')`;
+  return [
+    {
+      name: 'link page: first 50',
+      sql: `${page} order by a.created_at desc, a.id desc limit 50`,
+      params: [s.accountId],
+    },
+    {
+      name: 'link page: 50 after 5,000 (keyset)',
+      sql: `${page} and (a.created_at, a.id) < ($2, $3) order by a.created_at desc, a.id desc limit 50`,
+      params: [s.accountId, s.deepCursor.createdAt, s.deepCursor.id],
+    },
+    {
+      name: 'search: destination contains "spring-sale"',
+      targetMs: 20,
+      sql: `select id from public.search_links($1, 'spring-sale')`,
+      params: [s.accountId],
+    },
+    {
+      name: `search: alias contains "${s.aliasFragment}"`,
+      targetMs: 20,
+      sql: `select id from public.search_links($1, $2)`,
+      params: [s.accountId, s.aliasFragment],
+    },
+    {
+      name: 'search: common word "newsletter" (first 50)',
+      targetMs: 20,
+      sql: `select id from public.search_links($1, 'newsletter')`,
+      params: [s.accountId],
+    },
+    ...['1 hour', '24 hours', '7 days', '30 days'].map((period) => ({
+      name: `busiest link clicks, last ${period} (rollups)`,
+      targetMs: 20,
+      sql: linkClicks,
+      params: [s.hotAliasId, period],
+    })),
+    {
+      name: 'busiest link hourly series, 7 days (rollups)',
+      targetMs: 20,
+      sql: `select hour, clicks from public.click_stats_hourly
+        where alias_id = $1 and hour >= now() - interval '7 days' order by hour`,
+      params: [s.hotAliasId],
+    },
+    {
+      name: 'account top 10 countries, 30 days (rollups)',
+      targetMs: 50,
+      sql: `select e.key as country, sum(e.value::bigint) as clicks
+        from public.account_click_stats_hourly s
+        cross join lateral jsonb_each_text(s.countries) as e
+        where s.account_id = $1 and s.hour >= now() - interval '30 days'
+        group by e.key order by clicks desc limit 10`,
+      params: [s.accountId],
+    },
+  ];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** Runs a case as the user (role authenticated, their JWT claims), RUNS times after a warm-up. */
+async function measure(db: pg.Client, userId: string, c: Case) {
+  const claims = JSON.stringify({ sub: userId, role: 'authenticated', aal: 'aal1' });
+  const client: number[] = [];
+  const server: number[] = [];
+  let rows = 0;
+  for (let run = 0; run <= RUNS; run++) {
+    await db.query('begin');
+    try {
+      await db.query(`set local role authenticated`);
+      await db.query(`select set_config('request.jwt.claims', $1, true)`, [claims]);
+      const started = performance.now();
+      const result = await db.query(c.sql, c.params);
+      const elapsed = performance.now() - started;
+      const explained = await db.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(
+        `explain (analyze, format json) ${c.sql}`,
+        c.params,
+      );
+      if (run > 0) {
+        client.push(elapsed);
+        server.push(explained.rows[0]?.['QUERY PLAN'][0]?.['Execution Time'] ?? NaN);
+      }
+      rows = result.rowCount ?? 0;
+    } finally {
+      await db.query('rollback');
+    }
+  }
+  return { rows, clientMs: median(client), serverMs: median(server) };
+}
+
+async function counts(db: pg.Client) {
+  const { rows } = await db.query<Record<string, string>>(`select
+    (select count(*) from public.aliases) as links,
+    (select count(*) from public.clicks) as clicks,
+    (select count(*) from public.click_stats_hourly) as link_hours,
+    (select count(*) from public.account_click_stats_hourly) as account_hours,
+    pg_size_pretty(pg_database_size(current_database())) as size`);
+  return rows[0];
+}
+
+// --- Main -------------------------------------------------------------------------------------
+
+async function main() {
+  process.env.STACK_GATEWAY_PORT ??= '64321';
+  process.env.STACK_DB_PORT ??= '64322';
+  process.env.STACK_MAIL_PORT ??= '64324';
+  process.env.STACK_WATCH_FUNCTIONS = 'false';
+  const config = loadConfig({
+    stateDir: path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local/bench-db'),
+    seed: true,
+  });
+  if (process.argv.includes('--fresh'))
+    fs.rmSync(config.stateDir, { recursive: true, force: true });
+  const stack = await timed('stack up (migrations and seed when new)', () =>
+    startStack(config, () => {}),
+  );
+  const db = new pg.Client({ connectionString: stack.env.DB_URL });
+  await db.connect();
+  try {
+    const scaled = await db.query(`select to_regclass('bench.accounts') is not null as ready`);
+    if (scaled.rows[0]?.ready) log('reusing the scaled data (pass --fresh to generate it again)');
+    else await timed('generation, in all', () => generate(db));
+    console.log(JSON.stringify(await counts(db)));
+    const s = await subject(db);
+    const { rows } = await db.query<{ n: string }>(
+      `select count(*) as n from public.aliases where account_id = $1`,
+      [s.accountId],
+    );
+    log(
+      `timings for an account with ${rows[0]?.n} links; median of ${RUNS} runs, as that user (RLS on)`,
+    );
+    console.log(
+      `${'query'.padEnd(52)} ${'rows'.padStart(5)} ${'client'.padStart(9)} ${'server'.padStart(9)}  target`,
+    );
+    for (const c of cases(s)) {
+      const r = await measure(db, s.userId, c);
+      const verdict =
+        c.targetMs === undefined
+          ? ''
+          : r.clientMs <= c.targetMs
+            ? `< ${c.targetMs} ms ok`
+            : `> ${c.targetMs} ms MISSED`;
+      console.log(
+        `${c.name.padEnd(52)} ${String(r.rows).padStart(5)} ${r.clientMs.toFixed(2).padStart(6)} ms ${r.serverMs.toFixed(2).padStart(6)} ms  ${verdict}`,
+      );
+    }
+  } finally {
+    await db.end();
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
