@@ -10,13 +10,2384 @@ export type Database = {
   };
   public: {
     Tables: {
-      [_ in never]: never;
+      access_invitations: {
+        Row: {
+          accepted_at: string | null;
+          created_at: string;
+          email: string;
+          expires_at: string | null;
+          id: string;
+          invited_by: string | null;
+          note: string | null;
+          token_hash: string;
+        };
+        Insert: {
+          accepted_at?: string | null;
+          created_at?: string;
+          email: string;
+          expires_at?: string | null;
+          id?: string;
+          invited_by?: string | null;
+          note?: string | null;
+          token_hash: string;
+        };
+        Update: {
+          accepted_at?: string | null;
+          created_at?: string;
+          email?: string;
+          expires_at?: string | null;
+          id?: string;
+          invited_by?: string | null;
+          note?: string | null;
+          token_hash?: string;
+        };
+        Relationships: [];
+      };
+      account_click_stats_hourly: {
+        Row: {
+          account_id: string;
+          bot_clicks: number;
+          browsers: NonNullable<Json>;
+          clicks: number;
+          countries: NonNullable<Json>;
+          devices: NonNullable<Json>;
+          hour: string;
+          oses: NonNullable<Json>;
+          qr_clicks: number;
+          referrers: NonNullable<Json>;
+        };
+        Insert: {
+          account_id: string;
+          bot_clicks: number;
+          browsers?: NonNullable<Json>;
+          clicks: number;
+          countries?: NonNullable<Json>;
+          devices?: NonNullable<Json>;
+          hour: string;
+          oses?: NonNullable<Json>;
+          qr_clicks: number;
+          referrers?: NonNullable<Json>;
+        };
+        Update: {
+          account_id?: string;
+          bot_clicks?: number;
+          browsers?: NonNullable<Json>;
+          clicks?: number;
+          countries?: NonNullable<Json>;
+          devices?: NonNullable<Json>;
+          hour?: string;
+          oses?: NonNullable<Json>;
+          qr_clicks?: number;
+          referrers?: NonNullable<Json>;
+        };
+        Relationships: [];
+      };
+      account_usage: {
+        Row: {
+          account_id: string;
+          limit: number | null;
+          name: string;
+          overage: number;
+          overage_enabled: boolean;
+          period_starts_at: string | null;
+          soft_limit: number | null;
+          updated_at: string;
+          used: number;
+        };
+        Insert: {
+          account_id: string;
+          limit?: number | null;
+          name: string;
+          overage?: number;
+          overage_enabled?: boolean;
+          period_starts_at?: string | null;
+          soft_limit?: number | null;
+          updated_at?: string;
+          used?: number;
+        };
+        Update: {
+          account_id?: string;
+          limit?: number | null;
+          name?: string;
+          overage?: number;
+          overage_enabled?: boolean;
+          period_starts_at?: string | null;
+          soft_limit?: number | null;
+          updated_at?: string;
+          used?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'account_usage_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      accounts: {
+        Row: {
+          created_at: string;
+          features: string[];
+          id: string;
+          kind: string;
+          name: string;
+          owner_id: string;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          features: string[];
+          id?: string;
+          kind: string;
+          name: string;
+          owner_id: string;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          features?: string[];
+          id?: string;
+          kind?: string;
+          name?: string;
+          owner_id?: string;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
+      alias_route_rules: {
+        Row: {
+          account_id: string;
+          condition_id: string;
+          id: string;
+          operands: string[];
+          operation_id: string | null;
+          position: number;
+          route_id: string;
+          value_id: string;
+        };
+        Insert: {
+          account_id: string;
+          condition_id: string;
+          id?: string;
+          operands?: string[];
+          operation_id?: string | null;
+          position: number;
+          route_id: string;
+          value_id: string;
+        };
+        Update: {
+          account_id?: string;
+          condition_id?: string;
+          id?: string;
+          operands?: string[];
+          operation_id?: string | null;
+          position?: number;
+          route_id?: string;
+          value_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'alias_route_rules_condition_id_fkey';
+            columns: ['condition_id'];
+            isOneToOne: false;
+            referencedRelation: 'route_conditions';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'alias_route_rules_operation_id_fkey';
+            columns: ['operation_id'];
+            isOneToOne: false;
+            referencedRelation: 'route_operations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'alias_route_rules_route_id_account_id_fkey';
+            columns: ['route_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'alias_routes';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'alias_route_rules_value_id_fkey';
+            columns: ['value_id'];
+            isOneToOne: false;
+            referencedRelation: 'route_values';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      alias_routes: {
+        Row: {
+          account_id: string;
+          alias_id: string;
+          created_at: string;
+          id: string;
+          position: number;
+          updated_at: string;
+          url: string;
+          url_condition_id: string;
+        };
+        Insert: {
+          account_id: string;
+          alias_id: string;
+          created_at?: string;
+          id?: string;
+          position: number;
+          updated_at?: string;
+          url: string;
+          url_condition_id?: string;
+        };
+        Update: {
+          account_id?: string;
+          alias_id?: string;
+          created_at?: string;
+          id?: string;
+          position?: number;
+          updated_at?: string;
+          url?: string;
+          url_condition_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'alias_routes_alias_id_account_id_fkey';
+            columns: ['alias_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'aliases';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'alias_routes_url_condition_id_fkey';
+            columns: ['url_condition_id'];
+            isOneToOne: false;
+            referencedRelation: 'route_url_conditions';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      alias_tags: {
+        Row: {
+          account_id: string;
+          alias_id: string;
+          created_at: string;
+          tag_id: string;
+        };
+        Insert: {
+          account_id: string;
+          alias_id: string;
+          created_at?: string;
+          tag_id: string;
+        };
+        Update: {
+          account_id?: string;
+          alias_id?: string;
+          created_at?: string;
+          tag_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'alias_tags_alias_id_account_id_fkey';
+            columns: ['alias_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'aliases';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'alias_tags_tag_id_account_id_fkey';
+            columns: ['tag_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'tags';
+            referencedColumns: ['id', 'account_id'];
+          },
+        ];
+      };
+      aliases: {
+        Row: {
+          account_id: string | null;
+          alias: string;
+          created_at: string;
+          created_by: string | null;
+          description: string | null;
+          domain_id: string;
+          expires_at: string | null;
+          id: string;
+          is_main: boolean;
+          long_url_id: string;
+          organization_id: string | null;
+          status: string;
+          updated_at: string;
+        };
+        Insert: {
+          account_id?: string | null;
+          alias: string;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string | null;
+          domain_id: string;
+          expires_at?: string | null;
+          id?: string;
+          is_main?: boolean;
+          long_url_id: string;
+          organization_id?: string | null;
+          status?: string;
+          updated_at?: string;
+        };
+        Update: {
+          account_id?: string | null;
+          alias?: string;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string | null;
+          domain_id?: string;
+          expires_at?: string | null;
+          id?: string;
+          is_main?: boolean;
+          long_url_id?: string;
+          organization_id?: string | null;
+          status?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'aliases_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_long_url_id_account_id_fkey';
+            columns: ['long_url_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'long_urls';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'aliases_long_url_id_fkey';
+            columns: ['long_url_id'];
+            isOneToOne: false;
+            referencedRelation: 'long_urls';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      announcements: {
+        Row: {
+          body: string;
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          published_at: string | null;
+          title: string;
+          updated_at: string;
+          url: string | null;
+        };
+        Insert: {
+          body: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          published_at?: string | null;
+          title: string;
+          updated_at?: string;
+          url?: string | null;
+        };
+        Update: {
+          body?: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          published_at?: string | null;
+          title?: string;
+          updated_at?: string;
+          url?: string | null;
+        };
+        Relationships: [];
+      };
+      api_tokens: {
+        Row: {
+          abilities: string[];
+          account_id: string;
+          created_at: string;
+          created_by: string | null;
+          expires_at: string | null;
+          id: string;
+          last_used_at: string | null;
+          name: string;
+          token_hash: string;
+          token_prefix: string;
+          updated_at: string;
+        };
+        Insert: {
+          abilities?: string[];
+          account_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          expires_at?: string | null;
+          id?: string;
+          last_used_at?: string | null;
+          name: string;
+          token_hash: string;
+          token_prefix: string;
+          updated_at?: string;
+        };
+        Update: {
+          abilities?: string[];
+          account_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          expires_at?: string | null;
+          id?: string;
+          last_used_at?: string | null;
+          name?: string;
+          token_hash?: string;
+          token_prefix?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'api_tokens_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      audit_events: {
+        Row: {
+          action: string;
+          actor_id: string | null;
+          created_at: string;
+          id: number;
+          new_values: Json | null;
+          old_values: Json | null;
+          organization_id: string;
+          subject_id: string | null;
+          subject_table: string;
+        };
+        Insert: {
+          action: string;
+          actor_id?: string | null;
+          created_at?: string;
+          id?: never;
+          new_values?: Json | null;
+          old_values?: Json | null;
+          organization_id: string;
+          subject_id?: string | null;
+          subject_table: string;
+        };
+        Update: {
+          action?: string;
+          actor_id?: string | null;
+          created_at?: string;
+          id?: never;
+          new_values?: Json | null;
+          old_values?: Json | null;
+          organization_id?: string;
+          subject_id?: string | null;
+          subject_table?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'audit_events_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      banned_domains: {
+        Row: {
+          created_at: string;
+          created_by: string | null;
+          domain: string;
+          id: string;
+          reason: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          created_by?: string | null;
+          domain: string;
+          id?: string;
+          reason?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          created_by?: string | null;
+          domain?: string;
+          id?: string;
+          reason?: string | null;
+        };
+        Relationships: [];
+      };
+      billing_customers: {
+        Row: {
+          account_id: string;
+          billing_id: string;
+          billing_type: number;
+          created_at: string;
+          id: string;
+          is_preferred: boolean;
+          pm_country: string | null;
+          pm_expiration: string | null;
+          pm_last_four: string | null;
+          pm_type: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          account_id: string;
+          billing_id: string;
+          billing_type: number;
+          created_at?: string;
+          id?: string;
+          is_preferred?: boolean;
+          pm_country?: string | null;
+          pm_expiration?: string | null;
+          pm_last_four?: string | null;
+          pm_type?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          account_id?: string;
+          billing_id?: string;
+          billing_type?: number;
+          created_at?: string;
+          id?: string;
+          is_preferred?: boolean;
+          pm_country?: string | null;
+          pm_expiration?: string | null;
+          pm_last_four?: string | null;
+          pm_type?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'billing_customers_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      bulk_jobs: {
+        Row: {
+          account_id: string;
+          created_at: string;
+          created_by: string;
+          domain_id: string;
+          errors: NonNullable<Json>;
+          file_path: string;
+          finished_at: string | null;
+          id: string;
+          organization_id: string | null;
+          processed: number;
+          started_at: string | null;
+          status: string;
+          total: number;
+          updated_at: string;
+          with_header: boolean;
+        };
+        Insert: {
+          account_id: string;
+          created_at?: string;
+          created_by?: string;
+          domain_id: string;
+          errors?: NonNullable<Json>;
+          file_path: string;
+          finished_at?: string | null;
+          id?: string;
+          organization_id?: string | null;
+          processed?: number;
+          started_at?: string | null;
+          status?: string;
+          total?: number;
+          updated_at?: string;
+          with_header?: boolean;
+        };
+        Update: {
+          account_id?: string;
+          created_at?: string;
+          created_by?: string;
+          domain_id?: string;
+          errors?: NonNullable<Json>;
+          file_path?: string;
+          finished_at?: string | null;
+          id?: string;
+          organization_id?: string | null;
+          processed?: number;
+          started_at?: string | null;
+          status?: string;
+          total?: number;
+          updated_at?: string;
+          with_header?: boolean;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'bulk_jobs_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'bulk_jobs_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'bulk_jobs_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      cart_items: {
+        Row: {
+          amount: number;
+          cart_id: string;
+          created_at: string;
+          currency: string;
+          domain: string;
+          id: string;
+          updated_at: string;
+          years: number;
+        };
+        Insert: {
+          amount?: number;
+          cart_id: string;
+          created_at?: string;
+          currency: string;
+          domain: string;
+          id?: string;
+          updated_at?: string;
+          years?: number;
+        };
+        Update: {
+          amount?: number;
+          cart_id?: string;
+          created_at?: string;
+          currency?: string;
+          domain?: string;
+          id?: string;
+          updated_at?: string;
+          years?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'cart_items_cart_id_fkey';
+            columns: ['cart_id'];
+            isOneToOne: false;
+            referencedRelation: 'shopping_carts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      click_stats_hourly: {
+        Row: {
+          account_id: string | null;
+          alias_id: string;
+          bot_clicks: number;
+          browsers: NonNullable<Json>;
+          clicks: number;
+          countries: NonNullable<Json>;
+          devices: NonNullable<Json>;
+          hour: string;
+          oses: NonNullable<Json>;
+          qr_clicks: number;
+          referrers: NonNullable<Json>;
+        };
+        Insert: {
+          account_id?: string | null;
+          alias_id: string;
+          bot_clicks: number;
+          browsers?: NonNullable<Json>;
+          clicks: number;
+          countries?: NonNullable<Json>;
+          devices?: NonNullable<Json>;
+          hour: string;
+          oses?: NonNullable<Json>;
+          qr_clicks: number;
+          referrers?: NonNullable<Json>;
+        };
+        Update: {
+          account_id?: string | null;
+          alias_id?: string;
+          bot_clicks?: number;
+          browsers?: NonNullable<Json>;
+          clicks?: number;
+          countries?: NonNullable<Json>;
+          devices?: NonNullable<Json>;
+          hour?: string;
+          oses?: NonNullable<Json>;
+          qr_clicks?: number;
+          referrers?: NonNullable<Json>;
+        };
+        Relationships: [];
+      };
+      clicks: {
+        Row: {
+          account_id: string | null;
+          alias_id: string;
+          browser: string | null;
+          country: string | null;
+          device: string | null;
+          ip_hash: string | null;
+          is_bot: boolean;
+          is_qr: boolean;
+          os: string | null;
+          referrer_host: string | null;
+          time: string;
+        };
+        Insert: {
+          account_id?: string | null;
+          alias_id: string;
+          browser?: string | null;
+          country?: string | null;
+          device?: string | null;
+          ip_hash?: string | null;
+          is_bot?: boolean;
+          is_qr?: boolean;
+          os?: string | null;
+          referrer_host?: string | null;
+          time: string;
+        };
+        Update: {
+          account_id?: string | null;
+          alias_id?: string;
+          browser?: string | null;
+          country?: string | null;
+          device?: string | null;
+          ip_hash?: string | null;
+          is_bot?: boolean;
+          is_qr?: boolean;
+          os?: string | null;
+          referrer_host?: string | null;
+          time?: string;
+        };
+        Relationships: [];
+      };
+      coupons: {
+        Row: {
+          active: boolean;
+          amount_off: number | null;
+          code: string;
+          created_at: string;
+          currency: string;
+          ends_at: string | null;
+          id: string;
+          intervals: string[];
+          percent_off: number | null;
+          starts_at: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          active?: boolean;
+          amount_off?: number | null;
+          code: string;
+          created_at?: string;
+          currency: string;
+          ends_at?: string | null;
+          id?: string;
+          intervals?: string[];
+          percent_off?: number | null;
+          starts_at?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          active?: boolean;
+          amount_off?: number | null;
+          code?: string;
+          created_at?: string;
+          currency?: string;
+          ends_at?: string | null;
+          id?: string;
+          intervals?: string[];
+          percent_off?: number | null;
+          starts_at?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
+      dns_zones: {
+        Row: {
+          account_id: string | null;
+          created_at: string;
+          id: string;
+          name: string;
+          nameservers: string[];
+          status: string;
+          updated_at: string;
+          zone_id: string;
+        };
+        Insert: {
+          account_id?: string | null;
+          created_at?: string;
+          id?: string;
+          name: string;
+          nameservers?: string[];
+          status?: string;
+          updated_at?: string;
+          zone_id: string;
+        };
+        Update: {
+          account_id?: string | null;
+          created_at?: string;
+          id?: string;
+          name?: string;
+          nameservers?: string[];
+          status?: string;
+          updated_at?: string;
+          zone_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'dns_zones_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      domain_teams: {
+        Row: {
+          created_at: string;
+          domain_id: string;
+          team_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          domain_id: string;
+          team_id: string;
+        };
+        Update: {
+          created_at?: string;
+          domain_id?: string;
+          team_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'domain_teams_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'domain_teams_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      domains: {
+        Row: {
+          account_id: string | null;
+          allow_for_guests: boolean;
+          base_domain_id: string | null;
+          created_at: string;
+          domain: string;
+          for_all_teams: boolean;
+          guest_can_use_custom_alias: boolean;
+          id: string;
+          is_blocked: boolean;
+          is_deleted: boolean;
+          is_disabled: boolean;
+          kind: string;
+          not_found_redirect_url: string | null;
+          redirect_status: number;
+          require_email_verification: boolean;
+          root_redirect_url: string | null;
+          subscribed_only: boolean;
+          updated_at: string;
+          verification_status: string;
+          verification_token: string;
+          verified_at: string | null;
+        };
+        Insert: {
+          account_id?: string | null;
+          allow_for_guests?: boolean;
+          base_domain_id?: string | null;
+          created_at?: string;
+          domain: string;
+          for_all_teams?: boolean;
+          guest_can_use_custom_alias?: boolean;
+          id?: string;
+          is_blocked?: boolean;
+          is_deleted?: boolean;
+          is_disabled?: boolean;
+          kind: string;
+          not_found_redirect_url?: string | null;
+          redirect_status?: number;
+          require_email_verification?: boolean;
+          root_redirect_url?: string | null;
+          subscribed_only?: boolean;
+          updated_at?: string;
+          verification_status?: string;
+          verification_token?: string;
+          verified_at?: string | null;
+        };
+        Update: {
+          account_id?: string | null;
+          allow_for_guests?: boolean;
+          base_domain_id?: string | null;
+          created_at?: string;
+          domain?: string;
+          for_all_teams?: boolean;
+          guest_can_use_custom_alias?: boolean;
+          id?: string;
+          is_blocked?: boolean;
+          is_deleted?: boolean;
+          is_disabled?: boolean;
+          kind?: string;
+          not_found_redirect_url?: string | null;
+          redirect_status?: number;
+          require_email_verification?: boolean;
+          root_redirect_url?: string | null;
+          subscribed_only?: boolean;
+          updated_at?: string;
+          verification_status?: string;
+          verification_token?: string;
+          verified_at?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'domains_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'domains_base_domain_id_fkey';
+            columns: ['base_domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'domains';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      invitations: {
+        Row: {
+          created_at: string;
+          email: string;
+          id: string;
+          inviter_id: string;
+          message: string | null;
+          organization_id: string | null;
+          organization_role_id: string | null;
+          source: string;
+          status: string;
+          team_id: string | null;
+          team_role: string | null;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          email: string;
+          id?: string;
+          inviter_id?: string;
+          message?: string | null;
+          organization_id?: string | null;
+          organization_role_id?: string | null;
+          source?: never;
+          status?: string;
+          team_id?: string | null;
+          team_role?: string | null;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          email?: string;
+          id?: string;
+          inviter_id?: string;
+          message?: string | null;
+          organization_id?: string | null;
+          organization_role_id?: string | null;
+          source?: never;
+          status?: string;
+          team_id?: string | null;
+          team_role?: string | null;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'invitations_inviter_id_fkey';
+            columns: ['inviter_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invitations_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invitations_organization_role_id_fkey';
+            columns: ['organization_role_id'];
+            isOneToOne: false;
+            referencedRelation: 'organization_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invitations_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      invoices: {
+        Row: {
+          account_id: string;
+          amount: number;
+          billing_id: string;
+          billing_type: number;
+          created_at: string;
+          currency: string;
+          id: string;
+          issued_at: string;
+          number: string | null;
+          order_id: string | null;
+          paid_at: string | null;
+          status: string;
+          subscription_id: string | null;
+          url: string | null;
+        };
+        Insert: {
+          account_id: string;
+          amount: number;
+          billing_id: string;
+          billing_type: number;
+          created_at?: string;
+          currency: string;
+          id?: string;
+          issued_at?: string;
+          number?: string | null;
+          order_id?: string | null;
+          paid_at?: string | null;
+          status?: string;
+          subscription_id?: string | null;
+          url?: string | null;
+        };
+        Update: {
+          account_id?: string;
+          amount?: number;
+          billing_id?: string;
+          billing_type?: number;
+          created_at?: string;
+          currency?: string;
+          id?: string;
+          issued_at?: string;
+          number?: string | null;
+          order_id?: string | null;
+          paid_at?: string | null;
+          status?: string;
+          subscription_id?: string | null;
+          url?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'invoices_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invoices_order_id_fkey';
+            columns: ['order_id'];
+            isOneToOne: false;
+            referencedRelation: 'orders';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invoices_subscription_id_fkey';
+            columns: ['subscription_id'];
+            isOneToOne: false;
+            referencedRelation: 'subscriptions';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      ip_blocks: {
+        Row: {
+          created_at: string;
+          created_by: string | null;
+          expires_at: string | null;
+          id: string;
+          range: unknown;
+          reason: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          created_by?: string | null;
+          expires_at?: string | null;
+          id?: string;
+          range: unknown;
+          reason?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          created_by?: string | null;
+          expires_at?: string | null;
+          id?: string;
+          range?: unknown;
+          reason?: string | null;
+        };
+        Relationships: [];
+      };
+      long_urls: {
+        Row: {
+          account_id: string | null;
+          created_at: string;
+          host: string;
+          id: string;
+          status: string;
+          updated_at: string;
+          url: string;
+        };
+        Insert: {
+          account_id?: string | null;
+          created_at?: string;
+          host?: never;
+          id?: string;
+          status?: string;
+          updated_at?: string;
+          url: string;
+        };
+        Update: {
+          account_id?: string | null;
+          created_at?: string;
+          host?: never;
+          id?: string;
+          status?: string;
+          updated_at?: string;
+          url?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'long_urls_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      notifications: {
+        Row: {
+          account_id: string | null;
+          body: string | null;
+          created_at: string;
+          data: NonNullable<Json>;
+          id: string;
+          read: boolean;
+          read_at: string | null;
+          title: string;
+          type: string;
+          user_id: string;
+        };
+        Insert: {
+          account_id?: string | null;
+          body?: string | null;
+          created_at?: string;
+          data?: NonNullable<Json>;
+          id?: string;
+          read?: never;
+          read_at?: string | null;
+          title: string;
+          type: string;
+          user_id: string;
+        };
+        Update: {
+          account_id?: string | null;
+          body?: string | null;
+          created_at?: string;
+          data?: NonNullable<Json>;
+          id?: string;
+          read?: never;
+          read_at?: string | null;
+          title?: string;
+          type?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'notifications_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      operation_costs: {
+        Row: {
+          credits: number;
+          operation: string;
+          updated_at: string;
+        };
+        Insert: {
+          credits: number;
+          operation: string;
+          updated_at?: string;
+        };
+        Update: {
+          credits?: number;
+          operation?: string;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
+      order_items: {
+        Row: {
+          amount: number;
+          created_at: string;
+          description: string;
+          id: string;
+          kind: string;
+          order_id: string;
+          quantity: number;
+        };
+        Insert: {
+          amount: number;
+          created_at?: string;
+          description: string;
+          id?: string;
+          kind: string;
+          order_id: string;
+          quantity?: number;
+        };
+        Update: {
+          amount?: number;
+          created_at?: string;
+          description?: string;
+          id?: string;
+          kind?: string;
+          order_id?: string;
+          quantity?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'order_items_order_id_fkey';
+            columns: ['order_id'];
+            isOneToOne: false;
+            referencedRelation: 'orders';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      orders: {
+        Row: {
+          account_id: string;
+          amount: number;
+          billing_id: string | null;
+          billing_type: number | null;
+          coupon_id: string | null;
+          created_at: string;
+          currency: string;
+          id: string;
+          purchase_source: string | null;
+          status: number;
+          updated_at: string;
+          user_id: string | null;
+        };
+        Insert: {
+          account_id: string;
+          amount?: number;
+          billing_id?: string | null;
+          billing_type?: number | null;
+          coupon_id?: string | null;
+          created_at?: string;
+          currency: string;
+          id?: string;
+          purchase_source?: string | null;
+          status?: number;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Update: {
+          account_id?: string;
+          amount?: number;
+          billing_id?: string | null;
+          billing_type?: number | null;
+          coupon_id?: string | null;
+          created_at?: string;
+          currency?: string;
+          id?: string;
+          purchase_source?: string | null;
+          status?: number;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'orders_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'orders_coupon_id_fkey';
+            columns: ['coupon_id'];
+            isOneToOne: false;
+            referencedRelation: 'coupons';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organization_roles: {
+        Row: {
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string;
+          permissions: string[];
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          name: string;
+          organization_id: string;
+          permissions: string[];
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string;
+          permissions?: string[];
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_roles_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organization_users: {
+        Row: {
+          created_at: string;
+          organization_id: string;
+          role_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          organization_id: string;
+          role_id: string;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          organization_id?: string;
+          role_id?: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_users_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_users_organization_id_role_id_fkey';
+            columns: ['organization_id', 'role_id'];
+            isOneToOne: false;
+            referencedRelation: 'organization_roles';
+            referencedColumns: ['organization_id', 'id'];
+          },
+          {
+            foreignKeyName: 'organization_users_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organizations: {
+        Row: {
+          account_id: string;
+          archived_at: string | null;
+          created_at: string;
+          id: string;
+          name: string;
+          photo_url: string | null;
+          slug: string;
+          updated_at: string;
+        };
+        Insert: {
+          account_id: string;
+          archived_at?: string | null;
+          created_at?: string;
+          id?: string;
+          name: string;
+          photo_url?: string | null;
+          slug: string;
+          updated_at?: string;
+        };
+        Update: {
+          account_id?: string;
+          archived_at?: string | null;
+          created_at?: string;
+          id?: string;
+          name?: string;
+          photo_url?: string | null;
+          slug?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organizations_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: true;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      password_dictionary: {
+        Row: {
+          created_at: string;
+          word: string;
+        };
+        Insert: {
+          created_at?: string;
+          word: string;
+        };
+        Update: {
+          created_at?: string;
+          word?: string;
+        };
+        Relationships: [];
+      };
+      plan_prices: {
+        Row: {
+          active: boolean;
+          amount: number;
+          created_at: string;
+          currency: string;
+          features: string[];
+          id: string;
+          interval: string;
+          metered_by: string | null;
+          options: NonNullable<Json>;
+          plan_id: string;
+          updated_at: string;
+        };
+        Insert: {
+          active?: boolean;
+          amount: number;
+          created_at?: string;
+          currency: string;
+          features: string[];
+          id?: string;
+          interval: string;
+          metered_by?: string | null;
+          options?: NonNullable<Json>;
+          plan_id: string;
+          updated_at?: string;
+        };
+        Update: {
+          active?: boolean;
+          amount?: number;
+          created_at?: string;
+          currency?: string;
+          features?: string[];
+          id?: string;
+          interval?: string;
+          metered_by?: string | null;
+          options?: NonNullable<Json>;
+          plan_id?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'plan_prices_plan_id_fkey';
+            columns: ['plan_id'];
+            isOneToOne: false;
+            referencedRelation: 'plans';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      plans: {
+        Row: {
+          active: boolean;
+          allow_interval_downgrade: boolean;
+          created_at: string;
+          custom: boolean;
+          force_billing_address: boolean;
+          force_payment_method: boolean;
+          group: string;
+          hidden: boolean;
+          id: string;
+          name: string;
+          popular: boolean;
+          slide: number | null;
+          trial_available: boolean;
+          trial_days: number;
+          trial_delay: number;
+          type: string;
+          updated_at: string;
+        };
+        Insert: {
+          active?: boolean;
+          allow_interval_downgrade?: boolean;
+          created_at?: string;
+          custom?: boolean;
+          force_billing_address?: boolean;
+          force_payment_method?: boolean;
+          group: string;
+          hidden?: boolean;
+          id?: string;
+          name: string;
+          popular?: boolean;
+          slide?: number | null;
+          trial_available?: boolean;
+          trial_days?: number;
+          trial_delay?: number;
+          type?: string;
+          updated_at?: string;
+        };
+        Update: {
+          active?: boolean;
+          allow_interval_downgrade?: boolean;
+          created_at?: string;
+          custom?: boolean;
+          force_billing_address?: boolean;
+          force_payment_method?: boolean;
+          group?: string;
+          hidden?: boolean;
+          id?: string;
+          name?: string;
+          popular?: boolean;
+          slide?: number | null;
+          trial_available?: boolean;
+          trial_days?: number;
+          trial_delay?: number;
+          type?: string;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
+      profiles: {
+        Row: {
+          created_at: string;
+          current_team_id: string | null;
+          email: string;
+          id: string;
+          is_developer: boolean;
+          is_survey_enabled: boolean;
+          last_read_announcements_at: string | null;
+          name: string;
+          personal_account_id: string;
+          photo_url: string | null;
+          status: number;
+          team_mode: boolean;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          current_team_id?: string | null;
+          email: string;
+          id: string;
+          is_developer?: boolean;
+          is_survey_enabled?: boolean;
+          last_read_announcements_at?: string | null;
+          name?: string;
+          personal_account_id: string;
+          photo_url?: string | null;
+          status?: number;
+          team_mode?: boolean;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          current_team_id?: string | null;
+          email?: string;
+          id?: string;
+          is_developer?: boolean;
+          is_survey_enabled?: boolean;
+          last_read_announcements_at?: string | null;
+          name?: string;
+          personal_account_id?: string;
+          photo_url?: string | null;
+          status?: number;
+          team_mode?: boolean;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'profiles_current_team_id_fkey';
+            columns: ['current_team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'profiles_personal_account_id_fkey';
+            columns: ['personal_account_id'];
+            isOneToOne: true;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      reserved_aliases: {
+        Row: {
+          alias: string;
+          created_at: string;
+          reason: string;
+        };
+        Insert: {
+          alias: string;
+          created_at?: string;
+          reason?: string;
+        };
+        Update: {
+          alias?: string;
+          created_at?: string;
+          reason?: string;
+        };
+        Relationships: [];
+      };
+      route_conditions: {
+        Row: {
+          has_operations: boolean;
+          id: string;
+          name: string;
+        };
+        Insert: {
+          has_operations?: boolean;
+          id: string;
+          name: string;
+        };
+        Update: {
+          has_operations?: boolean;
+          id?: string;
+          name?: string;
+        };
+        Relationships: [];
+      };
+      route_operations: {
+        Row: {
+          id: string;
+          name: string;
+          support_list: boolean;
+          types: string[];
+        };
+        Insert: {
+          id: string;
+          name: string;
+          support_list?: boolean;
+          types: string[];
+        };
+        Update: {
+          id?: string;
+          name?: string;
+          support_list?: boolean;
+          types?: string[];
+        };
+        Relationships: [];
+      };
+      route_url_conditions: {
+        Row: {
+          id: string;
+          name: string;
+        };
+        Insert: {
+          id: string;
+          name: string;
+        };
+        Update: {
+          id?: string;
+          name?: string;
+        };
+        Relationships: [];
+      };
+      route_values: {
+        Row: {
+          custom_values: boolean;
+          id: string;
+          is_assoc: boolean;
+          name: string;
+          type: string;
+          values: Json | null;
+        };
+        Insert: {
+          custom_values?: boolean;
+          id: string;
+          is_assoc?: boolean;
+          name: string;
+          type: string;
+          values?: Json | null;
+        };
+        Update: {
+          custom_values?: boolean;
+          id?: string;
+          is_assoc?: boolean;
+          name?: string;
+          type?: string;
+          values?: Json | null;
+        };
+        Relationships: [];
+      };
+      shopping_carts: {
+        Row: {
+          created_at: string;
+          id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      subscriptions: {
+        Row: {
+          account_id: string;
+          active: boolean;
+          amount: number;
+          billing_id: string | null;
+          billing_status: string | null;
+          billing_type: number | null;
+          created_at: string;
+          currency: string;
+          ends_at: string | null;
+          group: string | null;
+          hidden: boolean;
+          id: string;
+          interval: string;
+          is_free: boolean;
+          is_past_due: boolean;
+          name: string;
+          period_ends_at: string | null;
+          period_starts_at: string | null;
+          plan_id: string | null;
+          price_id: string | null;
+          quantity: number;
+          trial_available: boolean;
+          trial_ends_at: string | null;
+          type: string;
+          updated_at: string;
+        };
+        Insert: {
+          account_id: string;
+          active?: never;
+          amount?: number;
+          billing_id?: string | null;
+          billing_status?: string | null;
+          billing_type?: number | null;
+          created_at?: string;
+          currency: string;
+          ends_at?: string | null;
+          group?: string | null;
+          hidden?: boolean;
+          id?: string;
+          interval?: string;
+          is_free?: never;
+          is_past_due?: never;
+          name: string;
+          period_ends_at?: string | null;
+          period_starts_at?: string | null;
+          plan_id?: string | null;
+          price_id?: string | null;
+          quantity?: number;
+          trial_available?: boolean;
+          trial_ends_at?: string | null;
+          type?: string;
+          updated_at?: string;
+        };
+        Update: {
+          account_id?: string;
+          active?: never;
+          amount?: number;
+          billing_id?: string | null;
+          billing_status?: string | null;
+          billing_type?: number | null;
+          created_at?: string;
+          currency?: string;
+          ends_at?: string | null;
+          group?: string | null;
+          hidden?: boolean;
+          id?: string;
+          interval?: string;
+          is_free?: never;
+          is_past_due?: never;
+          name?: string;
+          period_ends_at?: string | null;
+          period_starts_at?: string | null;
+          plan_id?: string | null;
+          price_id?: string | null;
+          quantity?: number;
+          trial_available?: boolean;
+          trial_ends_at?: string | null;
+          type?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'subscriptions_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'subscriptions_plan_id_fkey';
+            columns: ['plan_id'];
+            isOneToOne: false;
+            referencedRelation: 'plans';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'subscriptions_price_id_fkey';
+            columns: ['price_id'];
+            isOneToOne: false;
+            referencedRelation: 'plan_prices';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      survey_answers: {
+        Row: {
+          answer: NonNullable<Json>;
+          created_at: string;
+          id: string;
+          question_id: string;
+          survey_id: string;
+          user_id: string;
+        };
+        Insert: {
+          answer: NonNullable<Json>;
+          created_at?: string;
+          id?: string;
+          question_id: string;
+          survey_id: string;
+          user_id?: string;
+        };
+        Update: {
+          answer?: NonNullable<Json>;
+          created_at?: string;
+          id?: string;
+          question_id?: string;
+          survey_id?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'survey_answers_survey_id_question_id_fkey';
+            columns: ['survey_id', 'question_id'];
+            isOneToOne: false;
+            referencedRelation: 'survey_questions';
+            referencedColumns: ['survey_id', 'id'];
+          },
+        ];
+      };
+      survey_questions: {
+        Row: {
+          choices: string[];
+          created_at: string;
+          id: string;
+          kind: string;
+          position: number;
+          prompt: string;
+          required: boolean;
+          survey_id: string;
+        };
+        Insert: {
+          choices?: string[];
+          created_at?: string;
+          id?: string;
+          kind: string;
+          position: number;
+          prompt: string;
+          required?: boolean;
+          survey_id: string;
+        };
+        Update: {
+          choices?: string[];
+          created_at?: string;
+          id?: string;
+          kind?: string;
+          position?: number;
+          prompt?: string;
+          required?: boolean;
+          survey_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'survey_questions_survey_id_fkey';
+            columns: ['survey_id'];
+            isOneToOne: false;
+            referencedRelation: 'surveys';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      surveys: {
+        Row: {
+          created_at: string;
+          id: string;
+          is_active: boolean;
+          name: string;
+          title: string;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: string;
+          is_active?: boolean;
+          name: string;
+          title: string;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: string;
+          is_active?: boolean;
+          name?: string;
+          title?: string;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
+      tags: {
+        Row: {
+          account_id: string;
+          created_at: string;
+          id: string;
+          name: string;
+        };
+        Insert: {
+          account_id: string;
+          created_at?: string;
+          id?: string;
+          name: string;
+        };
+        Update: {
+          account_id?: string;
+          created_at?: string;
+          id?: string;
+          name?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'tags_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      team_members: {
+        Row: {
+          created_at: string;
+          role: string;
+          team_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          role: string;
+          team_id: string;
+          updated_at?: string;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          role?: string;
+          team_id?: string;
+          updated_at?: string;
+          user_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'team_members_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      teams: {
+        Row: {
+          account_id: string;
+          archived_at: string | null;
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string | null;
+          slug: string;
+          updated_at: string;
+        };
+        Insert: {
+          account_id: string;
+          archived_at?: string | null;
+          created_at?: string;
+          id?: string;
+          name: string;
+          organization_id?: string | null;
+          slug: string;
+          updated_at?: string;
+        };
+        Update: {
+          account_id?: string;
+          archived_at?: string | null;
+          created_at?: string;
+          id?: string;
+          name?: string;
+          organization_id?: string | null;
+          slug?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'teams_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: true;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'teams_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      tld_prices: {
+        Row: {
+          active: boolean;
+          cost_amount: number;
+          created_at: string;
+          currency: string;
+          overprice_amount: number;
+          price_amount: number;
+          tld: string;
+          updated_at: string;
+        };
+        Insert: {
+          active?: boolean;
+          cost_amount: number;
+          created_at?: string;
+          currency: string;
+          overprice_amount?: number;
+          price_amount?: never;
+          tld: string;
+          updated_at?: string;
+        };
+        Update: {
+          active?: boolean;
+          cost_amount?: number;
+          created_at?: string;
+          currency?: string;
+          overprice_amount?: number;
+          price_amount?: never;
+          tld?: string;
+          updated_at?: string;
+        };
+        Relationships: [];
+      };
+      utm_presets: {
+        Row: {
+          account_id: string;
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          name: string;
+          updated_at: string;
+          utm_campaign: string;
+          utm_content: string | null;
+          utm_medium: string;
+          utm_source: string;
+          utm_term: string | null;
+        };
+        Insert: {
+          account_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          name: string;
+          updated_at?: string;
+          utm_campaign: string;
+          utm_content?: string | null;
+          utm_medium: string;
+          utm_source: string;
+          utm_term?: string | null;
+        };
+        Update: {
+          account_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          name?: string;
+          updated_at?: string;
+          utm_campaign?: string;
+          utm_content?: string | null;
+          utm_medium?: string;
+          utm_source?: string;
+          utm_term?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'utm_presets_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      webhook_events: {
+        Row: {
+          error: string | null;
+          event_id: string;
+          id: string;
+          payload: NonNullable<Json>;
+          processed_at: string | null;
+          provider: string;
+          received_at: string;
+          type: string;
+        };
+        Insert: {
+          error?: string | null;
+          event_id: string;
+          id?: string;
+          payload: NonNullable<Json>;
+          processed_at?: string | null;
+          provider: string;
+          received_at?: string;
+          type: string;
+        };
+        Update: {
+          error?: string | null;
+          event_id?: string;
+          id?: string;
+          payload?: NonNullable<Json>;
+          processed_at?: string | null;
+          provider?: string;
+          received_at?: string;
+          type?: string;
+        };
+        Relationships: [];
+      };
     };
     Views: {
       [_ in never]: never;
     };
     Functions: {
-      [_ in never]: never;
+      accept_invitation: {
+        Args: { p_invitation_id: string };
+        Returns: {
+          created_at: string;
+          email: string;
+          id: string;
+          inviter_id: string;
+          message: string | null;
+          organization_id: string | null;
+          organization_role_id: string | null;
+          source: string;
+          status: string;
+          team_id: string | null;
+          team_role: string | null;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'invitations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
+      archive_organization: {
+        Args: { p_archive: boolean; p_organization_id: string };
+        Returns: {
+          account_id: string;
+          archived_at: string | null;
+          created_at: string;
+          id: string;
+          name: string;
+          photo_url: string | null;
+          slug: string;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organizations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      create_api_token: {
+        Args: {
+          p_abilities: string[];
+          p_account_id?: string;
+          p_expires_at?: string;
+          p_name: string;
+        };
+        Returns: Json;
+      };
+      create_link: {
+        Args: {
+          p_account_id?: string;
+          p_alias?: string;
+          p_alias_is_random?: boolean;
+          p_description?: string;
+          p_domain: string;
+          p_expires_at?: string;
+          p_organization_id?: string;
+          p_tags?: string[];
+          p_url: string;
+        };
+        Returns: Json;
+      };
+      create_organization: { Args: { p_name: string; p_slug: string }; Returns: string };
+      create_team: {
+        Args: { p_name: string; p_organization_id?: string; p_slug: string };
+        Returns: string;
+      };
+      delete_link: { Args: { p_alias_id: string }; Returns: undefined };
+      find_coupon: {
+        Args: { p_code: string };
+        Returns: {
+          amount_off: number;
+          code: string;
+          currency: string;
+          intervals: string[];
+          percent_off: number;
+        }[];
+      };
+      leave_team_mode: { Args: Record<PropertyKey, never>; Returns: undefined };
+      mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
+      mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
+      reject_invitation: {
+        Args: { p_invitation_id: string };
+        Returns: {
+          created_at: string;
+          email: string;
+          id: string;
+          inviter_id: string;
+          message: string | null;
+          organization_id: string | null;
+          organization_role_id: string | null;
+          source: string;
+          status: string;
+          team_id: string | null;
+          team_role: string | null;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'invitations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      search_links: {
+        Args: { p_account_id: string; p_limit?: number; p_query: string };
+        Returns: {
+          account_id: string | null;
+          alias: string;
+          created_at: string;
+          created_by: string | null;
+          description: string | null;
+          domain_id: string;
+          expires_at: string | null;
+          id: string;
+          is_main: boolean;
+          long_url_id: string;
+          organization_id: string | null;
+          status: string;
+          updated_at: string;
+        }[];
+        SetofOptions: {
+          from: '*';
+          to: 'aliases';
+          isOneToOne: false;
+          isSetofReturn: true;
+        };
+      };
+      switch_team: { Args: { p_team_id: string }; Returns: string };
+      update_link: {
+        Args: {
+          p_alias?: string;
+          p_alias_id: string;
+          p_description?: string;
+          p_expires_at?: string;
+          p_remove_expiry?: boolean;
+          p_tags?: string[];
+          p_url?: string;
+        };
+        Returns: Json;
+      };
     };
     Enums: {
       [_ in never]: never;
