@@ -133,6 +133,11 @@ async function withMigratedDatabase<T>(work: (url: string) => Promise<T>): Promi
   const config = loadConfig({ stateDir: STATE_DIR, dbPort, seed: false });
   const log = (line: string) => console.error(line);
   if (!config.externalDatabaseUrl) fs.rmSync(STATE_DIR, { recursive: true, force: true });
+  console.log(
+    config.externalDatabaseUrl
+      ? 'Migrating the database named by DATABASE_URL…'
+      : `Migrating a throwaway database on port ${dbPort}…`,
+  );
   const database = await startDatabase(config, log);
   try {
     await migrate(database.url, { seed: false });
