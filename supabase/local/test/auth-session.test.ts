@@ -67,6 +67,13 @@ describe('auth: access tokens', () => {
       [payload.session_id],
     );
     expect(rows).toEqual([{ aal: 'aal1', revoked: false, parent: null, user_id: user.id }]);
+
+    const { rows: audit } = await database().query(
+      `select payload->>'action' as action, payload->>'log_type' as log_type
+         from auth.audit_log_entries where payload->>'actor_id' = $1 order by created_at`,
+      [user.id],
+    );
+    expect(audit).toContainEqual({ action: 'login', log_type: 'account' });
   });
 
   it('stores bcrypt hashes that pgcrypto checks, and accepts users seeded with crypt()', async () => {

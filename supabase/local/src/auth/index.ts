@@ -3,6 +3,7 @@ import type { StackConfig } from '../config.ts';
 import type { WebHandler } from '../http.ts';
 import type { Mailer } from '../mail.ts';
 import type { AuthContext } from './context.ts';
+import { adminFactorRoutes } from './handlers/admin-factors.ts';
 import { adminLinkRoutes } from './handlers/admin-links.ts';
 import { adminRoutes } from './handlers/admin.ts';
 import { logoutRoutes } from './handlers/logout.ts';
@@ -45,6 +46,7 @@ export function createAuthService(deps: AuthDependencies): WebHandler {
     userRoutes,
     mfaRoutes,
     adminRoutes,
+    adminFactorRoutes,
     adminLinkRoutes,
   ]) {
     register(router, context);

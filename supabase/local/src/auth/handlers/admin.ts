@@ -5,14 +5,7 @@ import { requireAdmin } from '../authenticate.ts';
 import { clientInfo, type AuthContext } from '../context.ts';
 import { NIL_UUID, transaction } from '../db.ts';
 import { DurationError, parseGoDuration } from '../duration.ts';
-import {
-  badRequest,
-  DUPLICATE_EMAIL_MESSAGE,
-  internalError,
-  notFound,
-  unprocessable,
-} from '../errors.ts';
-import { downgradeSessions } from '../factors.ts';
+import { badRequest, DUPLICATE_EMAIL_MESSAGE, internalError, unprocessable } from '../errors.ts';
 import { decodeParams, isUuid, parseJson, readParams } from '../params.ts';
 import { checkPasswordStrength, hashPassword } from '../passwords.ts';
 import type { Router } from '../router.ts';
@@ -23,7 +16,8 @@ import {
   softDeleteUser,
   updatePassword,
 } from '../user-changes.ts';
-import { factorJson, userJson } from '../user-json.ts';
+import { userJson } from '../user-json.ts';
+import { userForAdmin } from './lookups.ts';
 import {
   createIdentity,
   deleteUser,
@@ -100,12 +94,7 @@ function paginationHeaders(url: URL, page: number, perPage: number, total: numbe
 export function adminRoutes(router: Router, context: AuthContext): void {
   const { settings, pool } = context;
 
-  async function loadUser(userId: string): Promise<User> {
-    if (!isUuid(userId)) throw notFound('validation_failed', 'user_id must be an UUID');
-    const user = await findUserById(pool, userId);
-    if (!user) throw notFound('user_not_found', 'User not found');
-    return user;
-  }
+  const loadUser = (userId: string) => userForAdmin(pool, userId);
 
   router.on('GET', '/admin/users', async ({ request, url }) => {
     await requireAdmin(context, request);
@@ -375,48 +364,5 @@ export function adminRoutes(router: Router, context: AuthContext): void {
       }
     });
     return json({});
-  });
-
-  router.on('GET', '/admin/users/:userId/factors', async ({ request, params }) => {
-    await requireAdmin(context, request);
-    const user = await loadUser(params.userId!);
-    return json(user.factors.map(factorJson));
-  });
-
-  async function loadUserFactor(userId: string, factorId: string) {
-    const user = await loadUser(userId);
-    if (!isUuid(factorId)) throw notFound('validation_failed', 'factor_id must be an UUID');
-    const factor = user.factors.find((candidate) => candidate.id === factorId);
-    if (!factor) throw notFound('mfa_factor_not_found', 'Factor not found');
-    return { user, factor };
-  }
-
-  router.on('DELETE', '/admin/users/:userId/factors/:factorId', async ({ request, params }) => {
-    await requireAdmin(context, request);
-    const { user, factor } = await loadUserFactor(params.userId!, params.factorId!);
-    const client = clientInfo(request);
-    await transaction(pool, async (tx) => {
-      await recordAudit(tx, user, 'factor_deleted', client, {
-        user_id: user.id,
-        factor_id: factor.id,
-      });
-      await tx.query('delete from auth.mfa_factors where id = $1', [factor.id]);
-      await downgradeSessions(tx, factor);
-    });
-    return json(factorJson(factor));
-  });
-
-  router.on('PUT', '/admin/users/:userId/factors/:factorId', async ({ request, params: path }) => {
-    await requireAdmin(context, request);
-    const { factor } = await loadUserFactor(path.userId!, path.factorId!);
-    const params = await readParams(request, { friendly_name: 'string', phone: 'string' });
-    if (params.friendly_name) {
-      await pool.query(
-        'update auth.mfa_factors set friendly_name = $2, updated_at = now() where id = $1',
-        [factor.id, params.friendly_name],
-      );
-    }
-    const { rows } = await pool.query('select * from auth.mfa_factors where id = $1', [factor.id]);
-    return json(factorJson(rows[0]));
   });
 }

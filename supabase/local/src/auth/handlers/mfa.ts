@@ -5,14 +5,15 @@ import { recordAudit } from '../audit.ts';
 import { requireAuthentication, type Authenticated } from '../authenticate.ts';
 import { clientInfo, type AuthContext } from '../context.ts';
 import { transaction } from '../db.ts';
-import { badRequest, forbidden, internalError, notFound, unprocessable } from '../errors.ts';
+import { badRequest, forbidden, internalError, unprocessable } from '../errors.ts';
 import { isUuid, readParams } from '../params.ts';
 import type { Router } from '../router.ts';
 import { deleteExpiredFactors, downgradeSessions } from '../factors.ts';
 import { deleteSessionsBelowAal2 } from '../sessions.ts';
 import { upgradeSession } from '../tokens.ts';
+import { ownedFactor } from './lookups.ts';
 import { base32Decode, generateTotpSecret, totpUri, verifyTotp } from '../totp.ts';
-import { emailOf, findUserById, type FactorRow, type User } from '../users.ts';
+import { emailOf, findUserById, type FactorRow } from '../users.ts';
 
 /** TOTP multi-factor authentication: enroll, challenge, verify, unenroll (GoTrue's mfa.go). */
 
@@ -39,13 +40,6 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
       throw forbidden('no_authorization', 'Anonymous user not allowed to perform these actions');
     }
     return authenticated;
-  }
-
-  async function loadFactor(user: User, factorId: string): Promise<FactorRow> {
-    if (!isUuid(factorId)) throw notFound('validation_failed', 'factor_id must be an UUID');
-    const factor = user.factors.find((candidate) => candidate.id === factorId);
-    if (!factor) throw notFound('mfa_factor_not_found', 'Factor not found');
-    return factor;
   }
 
   function requireTotp(factor: FactorRow): void {
@@ -140,7 +134,7 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
 
   router.on('POST', '/factors/:factorId/challenge', async ({ request, params }) => {
     const { user } = await authenticateForMfa(request);
-    const factor = await loadFactor(user, params.factorId!);
+    const factor = ownedFactor(user, params.factorId!);
     requireTotp(factor);
     const client = clientInfo(request);
     const challenge = await transaction(pool, async (tx) => {
@@ -169,7 +163,7 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
 
   router.on('POST', '/factors/:factorId/verify', async ({ request, params }) => {
     const { user, session } = await authenticateForMfa(request);
-    const factor = await loadFactor(user, params.factorId!);
+    const factor = ownedFactor(user, params.factorId!);
     const body = await readParams(request, { challenge_id: 'string', code: 'string' });
     const challengeId = body.challenge_id ?? '';
     if (!isUuid(challengeId)) {
@@ -238,7 +232,7 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
 
   router.on('DELETE', '/factors/:factorId', async ({ request, params }) => {
     const { user, session } = await authenticateForMfa(request);
-    const factor = await loadFactor(user, params.factorId!);
+    const factor = ownedFactor(user, params.factorId!);
     if (!session) {
       throw internalError('A valid session and factor are required to unenroll a factor');
     }
