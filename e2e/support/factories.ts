@@ -1,19 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createClient,
-  type SupabaseClient,
-  type SupabaseClientOptions,
-  type User,
-} from '@supabase/supabase-js';
-import ws from 'ws';
+import type { SupabaseClient, User } from '@supabase/supabase-js';
 import type { StackEnv } from '../../supabase/local/src/stack.ts';
-
-type RealtimeTransport = NonNullable<
-  NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']
->;
-// Node 20 has no global WebSocket, which supabase-js needs even unused. ws's constructor typing
-// lists an `address: null` overload first, which realtime-js's interface rejects.
-const nodeWebSocket = ws as unknown as RealtimeTransport;
+import { nodeSupabaseClient } from './supabase.ts';
 
 export interface TestUser {
   id: string;
@@ -32,10 +20,7 @@ export class Factories {
   private readonly createdUserIds: string[] = [];
 
   constructor(env: StackEnv) {
-    this.admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false },
-      realtime: { transport: nodeWebSocket },
-    });
+    this.admin = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
   }
 
   /** A unique e-mail address on a reserved domain, readable by the mailbox. */

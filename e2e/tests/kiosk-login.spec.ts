@@ -8,8 +8,8 @@ test.describe('kiosk login', () => {
   }) => {
     const user = await factories.createConfirmedUser();
     await page.goto(appUrls.kiosk);
-    // react-admin's hash router: a visitor without a session is sent to #/login.
-    await expect(page).toHaveURL(`${appUrls.kiosk}/#/login`);
+    // A visitor without a session is sent to the login page.
+    await expect(page).toHaveURL(`${appUrls.kiosk}/login`);
     await saveScreenshot('kiosk-login');
 
     await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
@@ -18,19 +18,19 @@ test.describe('kiosk login', () => {
 
     await expect(page.getByRole('heading', { name: 'Shortlane kiosk' })).toBeVisible();
     await expect(page.getByText(`Signed in as ${user.email}`)).toBeVisible();
-    await expect(page).toHaveURL(`${appUrls.kiosk}/#/`);
+    await expect(page).toHaveURL(`${appUrls.kiosk}/`);
     await saveScreenshot('kiosk-dashboard');
   });
 
   test('a wrong password keeps the visitor on the login page', async ({ page, factories }) => {
     const user = await factories.createConfirmedUser();
-    await page.goto(`${appUrls.kiosk}/#/login`);
+    await page.goto(`${appUrls.kiosk}/login`);
     await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('not-the-password');
     await page.getByRole('button', { name: 'Sign in' }).click();
 
     // react-admin shows the auth provider's error (GoTrue's message) in a notification.
     await expect(page.getByText('Invalid login credentials')).toBeVisible();
-    await expect(page).toHaveURL(`${appUrls.kiosk}/#/login`);
+    await expect(page).toHaveURL(`${appUrls.kiosk}/login`);
   });
 });

@@ -7,6 +7,9 @@ export function identityOf(user: User): UserIdentity {
   return { id: user.id, fullName: user.email ?? user.phone ?? user.id };
 }
 
+/** react-admin's /auth-callback route, where ra-supabase reads the tokens Auth appends. */
+export const authCallbackUrl = () => `${window.location.origin}/auth-callback`;
+
 /**
  * ra-supabase's auth provider: login with e-mail and password, checkAuth from the stored session,
  * getIdentity from GET /auth/v1/user. Staff-only access is enforced by RLS, not here.
@@ -17,6 +20,6 @@ export function createAuthProvider(client: SupabaseClient): AuthProvider {
     ...base,
     // Without a redirect, Auth sends recovery links to its site URL: the portal, not the kiosk.
     resetPassword: (params: Parameters<typeof base.resetPassword>[0]) =>
-      base.resetPassword({ redirectTo: `${window.location.origin}/`, ...params }),
+      base.resetPassword({ redirectTo: authCallbackUrl(), ...params }),
   };
 }
