@@ -120,7 +120,14 @@ describe('auth: sign-up with e-mail confirmation', () => {
       aud: 'authenticated',
       role: 'authenticated',
       app_metadata: { provider: 'email', providers: ['email'] },
-      user_metadata: { full_name: 'Ada Lovelace' },
+      // GoTrue makes the new identity's data the user's metadata.
+      user_metadata: {
+        full_name: 'Ada Lovelace',
+        email,
+        email_verified: false,
+        phone_verified: false,
+        sub: data.user?.id,
+      },
       identities: [
         {
           provider: 'email',

@@ -20,6 +20,8 @@ import {
   findUserById,
   insertUser,
   isEmailConfirmed,
+  refreshProviders,
+  updateUser,
   type User,
 } from '../users.ts';
 import { validateEmail } from '../validation.ts';
@@ -180,6 +182,14 @@ export async function signUpWithEmail(
           if (!(key in identityData)) identityData[key] = value;
         }
         await createIdentity(tx, user.id, 'email', identityData);
+        // Until confirmed, the account is the newest claimant's: GoTrue's
+        // RemoveUnconfirmedIdentities resets its metadata to the identity's and drops the rest.
+        await tx.query(`delete from auth.identities where user_id = $1 and provider <> 'email'`, [
+          user.id,
+        ]);
+        await updateUser(tx, user.id, { raw_user_meta_data: identityData });
+        await refreshProviders(tx, user);
+        user = (await findUserById(tx, user.id)) ?? user;
       }
       if (settings.mailerAutoconfirm) {
         await recordAudit(tx, user, 'user_signedup', client, { provider: 'email' });
