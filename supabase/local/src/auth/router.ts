@@ -18,6 +18,15 @@ interface Route {
 
 const segmentsOf = (path: string) => path.split('/').filter(Boolean);
 
+/** A malformed %-escape stays as written; the handler's own validation then refuses it. */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export class Router {
   private readonly routes: Route[] = [];
 
@@ -31,7 +40,7 @@ export class Router {
     const params: Record<string, string> = {};
     for (const [index, expected] of route.segments.entries()) {
       const actual = segments[index]!;
-      if (expected.startsWith(':')) params[expected.slice(1)] = decodeURIComponent(actual);
+      if (expected.startsWith(':')) params[expected.slice(1)] = safeDecode(actual);
       else if (expected !== actual) return undefined;
     }
     return params;
