@@ -120,6 +120,9 @@ async function main() {
     STACK_STATE_DIR: stackDir,
     STACK_WATCH_FUNCTIONS: 'false',
     SHORTLANE_TEST_STACK_DIR: stackDir,
+    // Beside a running `npm start` (5173/5174), and below the ephemeral port range.
+    E2E_PORTAL_PORT: process.env.E2E_PORTAL_PORT ?? '25173',
+    E2E_KIOSK_PORT: process.env.E2E_KIOSK_PORT ?? '25174',
     CI: process.env.CI ?? '',
   };
 
