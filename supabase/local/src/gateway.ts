@@ -66,6 +66,18 @@ function restHeaders(rawHeaders: string[], apiKey: string | undefined): string[]
   return headers;
 }
 
+/**
+ * The client's headers with the socket's address appended to X-Forwarded-For, as Kong does
+ * (`$proxy_add_x_forwarded_for`): functions find the client there (IPv4 in dotted form, as
+ * nginx's $remote_addr has it, not as the dual-stack socket's ::ffff:a.b.c.d).
+ */
+function forwarded(req: http.IncomingMessage): http.IncomingHttpHeaders {
+  const remote = (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
+  const previous = req.headers['x-forwarded-for'];
+  const chain = [previous, remote].filter(Boolean).join(', ');
+  return chain ? { ...req.headers, 'x-forwarded-for': chain } : req.headers;
+}
+
 function proxy(
   req: http.IncomingMessage,
   res: http.ServerResponse,
@@ -110,7 +122,7 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     const url = new URL(req.url ?? '/', origin);
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     if (services.isShortDomain?.(host) && services.functionsPort) {
-      proxy(req, res, services.functionsPort, `/r${url.pathname}${url.search}`, req.headers);
+      proxy(req, res, services.functionsPort, `/r${url.pathname}${url.search}`, forwarded(req));
       return;
     }
     if (req.method === 'OPTIONS') {
@@ -149,7 +161,7 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     if (area === 'functions' && version === 'v1') {
       if (!services.functionsPort)
         return reply(res, 503, { message: 'Edge functions are not running' });
-      return proxy(req, res, services.functionsPort, `${rest}${url.search}`, req.headers);
+      return proxy(req, res, services.functionsPort, `${rest}${url.search}`, forwarded(req));
     }
     if (url.pathname === '/' || url.pathname === '/health')
       return reply(res, 200, { status: 'ok', name: 'shortlane-local-stack' });

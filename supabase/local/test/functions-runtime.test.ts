@@ -143,7 +143,8 @@ describe('functions runtime', () => {
     expect(echo.headers).toMatchObject({
       authorization: 'Bearer not-checked-here',
       apikey: 'caller-apikey',
-      'x-forwarded-for': '203.0.113.7',
+      // The gateway appends the address it was called from, as Kong does.
+      'x-forwarded-for': '203.0.113.7, 127.0.0.1',
       'content-type': 'text/plain',
     });
   });

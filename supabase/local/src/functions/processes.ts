@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnManaged } from '../processes.ts';
 import type { FunctionCatalog } from './catalog.ts';
 import { runtimeEnv } from './deno.ts';
+import { localFunctionEnv } from './local-env.ts';
 
 /** The function's process ended or never listened: Supabase's BOOT_ERROR. */
 export class BootError extends Error {
@@ -142,7 +143,13 @@ export class FunctionProcesses {
         this.denoArgs(name),
         {
           cwd: path.dirname(catalog.entrypoint(name)),
-          env: { ...runtimeEnv(), ...functionEnv, DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}` },
+          env: {
+            ...runtimeEnv(),
+            // Read at each start, so a functions/.env edited meanwhile takes precedence.
+            ...localFunctionEnv(path.join(catalog.dir, '.env')),
+            ...functionEnv,
+            DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`,
+          },
         },
         log,
       );

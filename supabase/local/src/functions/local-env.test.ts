@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
+import { dotEnvNames, LOCAL_FUNCTION_DEFAULTS, localFunctionEnv } from './local-env.ts';
+
+const made: string[] = [];
+afterEach(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function dotEnv(text: string | null): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shortlane-local-env-'));
+  made.push(dir);
+  const file = path.join(dir, '.env');
+  if (text !== null) fs.writeFileSync(file, text);
+  return file;
+}
+
+describe('localFunctionEnv', () => {
+  it('gives the sandbox bot check, its test keys and a click salt when nothing sets them', () => {
+    expect(localFunctionEnv(dotEnv(null), {})).toEqual(LOCAL_FUNCTION_DEFAULTS);
+    expect(LOCAL_FUNCTION_DEFAULTS).toMatchObject({
+      BOT_CHECK_PROVIDER: 'sandbox',
+      HCAPTCHA_SITEKEY: SANDBOX_SITEKEY,
+      HCAPTCHA_SECRET: SANDBOX_SECRET,
+      CLICK_IP_SALT: expect.any(String),
+    });
+  });
+
+  it('leaves every name functions/.env sets to the file', () => {
+    const file = dotEnv(
+      '# real keys\nBOT_CHECK_PROVIDER=hcaptcha\nexport HCAPTCHA_SECRET="0xabc"\n  CLICK_IP_SALT = s\n',
+    );
+    const env = localFunctionEnv(file, {});
+    expect(env).not.toHaveProperty('BOT_CHECK_PROVIDER');
+    expect(env).not.toHaveProperty('HCAPTCHA_SECRET');
+    expect(env).not.toHaveProperty('CLICK_IP_SALT');
+    expect(env.HCAPTCHA_SITEKEY).toBe(SANDBOX_SITEKEY);
+  });
+
+  it("passes on the stack environment's own value, never replacing it", () => {
+    const env = localFunctionEnv(dotEnv(''), {
+      BOT_CHECK_WHITELIST: '',
+      TRUSTED_PROXIES: '10.0.0.0/8',
+    });
+    expect(env.BOT_CHECK_WHITELIST).toBe('');
+    expect(env.TRUSTED_PROXIES).toBe('10.0.0.0/8');
+    expect(env.BOT_CHECK_PROVIDER).toBe('sandbox');
+  });
+});
+
+describe('dotEnvNames', () => {
+  it('reads assignments, with or without export, and skips comments and blank lines', () => {
+    expect(dotEnvNames('A=1\n# B=2\n\nexport C = 3\r\nnot a line\n_D=\n')).toEqual(
+      new Set(['A', 'C', '_D']),
+    );
+  });
+});

@@ -1,0 +1,50 @@
+import fs from 'node:fs';
+import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
+
+/**
+ * Variables our functions read that Supabase's runtime does not set, with values fit for this
+ * machine only (supabase/functions/.env.example documents them). Production sets its own as
+ * function secrets; there the sandbox and these values never apply.
+ */
+export const LOCAL_FUNCTION_DEFAULTS: Readonly<Record<string, string>> = {
+  // The bot check against the stack's hCaptcha sandbox (/sandbox/hcaptcha) with its test pair.
+  BOT_CHECK_PROVIDER: 'sandbox',
+  HCAPTCHA_SITEKEY: SANDBOX_SITEKEY,
+  HCAPTCHA_SECRET: SANDBOX_SECRET,
+  // Salts the click IP hashes; a fixed local value keeps hashes comparable across restarts.
+  CLICK_IP_SALT: 'shortlane-local-click-ip-salt',
+  // The gateway and its callers share loopback: trusting it lets tests and developers present a
+  // client address with X-Forwarded-For (a country, a whitelisted guest).
+  TRUSTED_PROXIES: '127.0.0.0/8,::1',
+  // TEST-NET-1 (RFC 5737) is never a real client: a guest forwarded from there skips the widget.
+  BOT_CHECK_WHITELIST: '192.0.2.0/24',
+};
+
+/** The names a dotenv file sets (`NAME=value`, `export NAME=value`; comments ignored). */
+export function dotEnvNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const line of text.split(/\r?\n/)) {
+    const name = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
+    if (name) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * The local defaults a function process gets, each only where nothing real sets it: a name set
+ * in `dotEnvFile` (functions/.env, which Deno reads and never lets override a variable already
+ * set) gets nothing from here, and one set in the stack's own environment passes that value on.
+ */
+export function localFunctionEnv(
+  dotEnvFile: string,
+  environment: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const fromFile = fs.existsSync(dotEnvFile)
+    ? dotEnvNames(fs.readFileSync(dotEnvFile, 'utf8'))
+    : new Set<string>();
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(LOCAL_FUNCTION_DEFAULTS)) {
+    if (!fromFile.has(name)) env[name] = environment[name] ?? value;
+  }
+  return env;
+}
