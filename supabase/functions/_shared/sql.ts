@@ -1,5 +1,5 @@
 import postgres from 'postgres';
-import { callerOf } from './caller.ts';
+import { type CallerClaims, callerOf } from './caller.ts';
 import { requireEnv } from './env.ts';
 
 export type Sql = postgres.Sql;
@@ -34,7 +34,17 @@ export async function asCaller<T>(
   request: Request,
   work: (sql: CallerSql) => Promise<T>,
 ): Promise<T> {
-  const { claims } = callerOf(request);
+  return await asClaims(callerOf(request).claims, work);
+}
+
+/**
+ * Runs `work` in one transaction as whoever `claims` name (e.g. `{ role: 'service_role' }` for
+ * what a function does on its own authority after checking the rules itself).
+ */
+export async function asClaims<T>(
+  claims: CallerClaims,
+  work: (sql: CallerSql) => Promise<T>,
+): Promise<T> {
   const result = await sql().begin(async (tx) => {
     await tx`select set_config('role', ${claims.role}, true),
                     set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;

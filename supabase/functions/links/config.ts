@@ -1,0 +1,30 @@
+/**
+ * The function's dependencies from its environment:
+ *
+ *   BOT_CHECK_PROVIDER, HCAPTCHA_*, BOT_CHECK_WHITELIST   see _shared/bot-check/env.ts
+ *   TRUSTED_PROXIES   comma-separated addresses and CIDR ranges of the proxies in front of the
+ *                     function whose X-Forwarded-For entries are skipped to find the client
+ *                     (client-address.ts); unset: only the last hop is believed
+ */
+import {
+  botCheckFromEnv,
+  botCheckWhitelistFromEnv,
+  type EnvReader,
+} from '../_shared/bot-check/env.ts';
+import { countryOf } from '../_shared/clicks/geo.ts';
+import { parseTrustedProxies } from './client-address.ts';
+import { lookupDomainsInDatabase } from './destination.ts';
+import type { LinksDependencies } from './handler.ts';
+
+export function linksDependenciesFromEnv(env: EnvReader = Deno.env): LinksDependencies {
+  return {
+    guest: {
+      botCheck: botCheckFromEnv(env),
+      whitelist: botCheckWhitelistFromEnv(env),
+      countryOf,
+    },
+    trustedProxies: parseTrustedProxies(env.get('TRUSTED_PROXIES')),
+    lookupDomains: lookupDomainsInDatabase,
+    now: () => new Date(),
+  };
+}
