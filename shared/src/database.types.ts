@@ -258,6 +258,13 @@ export type Database = {
             referencedColumns: ['id', 'account_id'];
           },
           {
+            foreignKeyName: 'alias_routes_alias_id_account_id_fkey';
+            columns: ['alias_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_aliases';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
             foreignKeyName: 'alias_routes_url_condition_id_fkey';
             columns: ['url_condition_id'];
             isOneToOne: false;
@@ -291,6 +298,13 @@ export type Database = {
             columns: ['alias_id', 'account_id'];
             isOneToOne: false;
             referencedRelation: 'aliases';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'alias_tags_alias_id_account_id_fkey';
+            columns: ['alias_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_aliases';
             referencedColumns: ['id', 'account_id'];
           },
           {
@@ -364,11 +378,32 @@ export type Database = {
             referencedColumns: ['id'];
           },
           {
+            foreignKeyName: 'aliases_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_long_url_id_account_id_fkey';
+            columns: ['long_url_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_long_urls';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
             foreignKeyName: 'aliases_long_url_id_account_id_fkey';
             columns: ['long_url_id', 'account_id'];
             isOneToOne: false;
             referencedRelation: 'long_urls';
             referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'aliases_long_url_id_fkey';
+            columns: ['long_url_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_long_urls';
+            referencedColumns: ['id'];
           },
           {
             foreignKeyName: 'aliases_long_url_id_fkey';
@@ -383,6 +418,45 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
+          },
+        ];
+      };
+      analytics_shares: {
+        Row: {
+          account_id: string;
+          alias_id: string;
+          created_at: string;
+          created_by: string | null;
+          token: string;
+        };
+        Insert: {
+          account_id: string;
+          alias_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          token: string;
+        };
+        Update: {
+          account_id?: string;
+          alias_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          token?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'analytics_shares_alias_id_account_id_fkey';
+            columns: ['alias_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'aliases';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'analytics_shares_alias_id_account_id_fkey';
+            columns: ['alias_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_aliases';
+            referencedColumns: ['id', 'account_id'];
           },
         ];
       };
@@ -590,15 +664,19 @@ export type Database = {
       bulk_jobs: {
         Row: {
           account_id: string;
+          created: number;
           created_at: string;
           created_by: string;
           domain_id: string;
           errors: NonNullable<Json>;
+          file_name: string | null;
           file_path: string;
+          file_type: string | null;
           finished_at: string | null;
           id: string;
           organization_id: string | null;
           processed: number;
+          result_path: string | null;
           started_at: string | null;
           status: string;
           total: number;
@@ -607,15 +685,19 @@ export type Database = {
         };
         Insert: {
           account_id: string;
+          created?: number;
           created_at?: string;
           created_by?: string;
           domain_id: string;
           errors?: NonNullable<Json>;
+          file_name?: string | null;
           file_path: string;
+          file_type?: string | null;
           finished_at?: string | null;
           id?: string;
           organization_id?: string | null;
           processed?: number;
+          result_path?: string | null;
           started_at?: string | null;
           status?: string;
           total?: number;
@@ -624,15 +706,19 @@ export type Database = {
         };
         Update: {
           account_id?: string;
+          created?: number;
           created_at?: string;
           created_by?: string;
           domain_id?: string;
           errors?: NonNullable<Json>;
+          file_name?: string | null;
           file_path?: string;
+          file_type?: string | null;
           finished_at?: string | null;
           id?: string;
           organization_id?: string | null;
           processed?: number;
+          result_path?: string | null;
           started_at?: string | null;
           status?: string;
           total?: number;
@@ -652,6 +738,13 @@ export type Database = {
             columns: ['domain_id'];
             isOneToOne: false;
             referencedRelation: 'domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'bulk_jobs_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_domains';
             referencedColumns: ['id'];
           },
           {
@@ -896,6 +989,13 @@ export type Database = {
             referencedColumns: ['id'];
           },
           {
+            foreignKeyName: 'domain_teams_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_domains';
+            referencedColumns: ['id'];
+          },
+          {
             foreignKeyName: 'domain_teams_team_id_fkey';
             columns: ['team_id'];
             isOneToOne: false;
@@ -989,6 +1089,13 @@ export type Database = {
             referencedRelation: 'domains';
             referencedColumns: ['id'];
           },
+          {
+            foreignKeyName: 'domains_base_domain_id_fkey';
+            columns: ['base_domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_domains';
+            referencedColumns: ['id'];
+          },
         ];
       };
       invitations: {
@@ -1035,6 +1142,13 @@ export type Database = {
           updated_at?: string;
         };
         Relationships: [
+          {
+            foreignKeyName: 'invitations_inviter_id_fkey';
+            columns: ['inviter_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
+            referencedColumns: ['id'];
+          },
           {
             foreignKeyName: 'invitations_inviter_id_fkey';
             columns: ['inviter_id'];
@@ -1162,6 +1276,33 @@ export type Database = {
           id?: string;
           range?: unknown;
           reason?: string | null;
+        };
+        Relationships: [];
+      };
+      kiosk_audit_log: {
+        Row: {
+          action: string;
+          actor_id: string | null;
+          created_at: string;
+          details: NonNullable<Json>;
+          id: number;
+          subject_user_id: string | null;
+        };
+        Insert: {
+          action: string;
+          actor_id?: string | null;
+          created_at?: string;
+          details?: NonNullable<Json>;
+          id?: never;
+          subject_user_id?: string | null;
+        };
+        Update: {
+          action?: string;
+          actor_id?: string | null;
+          created_at?: string;
+          details?: NonNullable<Json>;
+          id?: never;
+          subject_user_id?: string | null;
         };
         Relationships: [];
       };
@@ -1437,6 +1578,13 @@ export type Database = {
             isOneToOne: false;
             referencedRelation: 'organization_roles';
             referencedColumns: ['organization_id', 'id'];
+          },
+          {
+            foreignKeyName: 'organization_users_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
+            referencedColumns: ['id'];
           },
           {
             foreignKeyName: 'organization_users_user_id_fkey';
@@ -1932,6 +2080,13 @@ export type Database = {
             foreignKeyName: 'survey_answers_survey_id_question_id_fkey';
             columns: ['survey_id', 'question_id'];
             isOneToOne: false;
+            referencedRelation: 'kiosk_survey_results';
+            referencedColumns: ['survey_id', 'id'];
+          },
+          {
+            foreignKeyName: 'survey_answers_survey_id_question_id_fkey';
+            columns: ['survey_id', 'question_id'];
+            isOneToOne: false;
             referencedRelation: 'survey_questions';
             referencedColumns: ['survey_id', 'id'];
           },
@@ -2062,6 +2217,13 @@ export type Database = {
             columns: ['team_id'];
             isOneToOne: false;
             referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
             referencedColumns: ['id'];
           },
           {
@@ -2239,7 +2401,251 @@ export type Database = {
       };
     };
     Views: {
-      [_ in never]: never;
+      kiosk_aliases: {
+        Row: {
+          account_id: string | null;
+          account_kind: string | null;
+          account_name: string | null;
+          alias: string | null;
+          clicks: number | null;
+          created_at: string | null;
+          created_by: string | null;
+          description: string | null;
+          domain: string | null;
+          domain_id: string | null;
+          expires_at: string | null;
+          host: string | null;
+          host_banned: boolean | null;
+          id: string | null;
+          is_main: boolean | null;
+          long_url_id: string | null;
+          organization_id: string | null;
+          owner_email: string | null;
+          owner_id: string | null;
+          status: string | null;
+          updated_at: string | null;
+          url: string | null;
+          url_status: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'aliases_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_long_url_id_account_id_fkey';
+            columns: ['long_url_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_long_urls';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'aliases_long_url_id_account_id_fkey';
+            columns: ['long_url_id', 'account_id'];
+            isOneToOne: false;
+            referencedRelation: 'long_urls';
+            referencedColumns: ['id', 'account_id'];
+          },
+          {
+            foreignKeyName: 'aliases_long_url_id_fkey';
+            columns: ['long_url_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_long_urls';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_long_url_id_fkey';
+            columns: ['long_url_id'];
+            isOneToOne: false;
+            referencedRelation: 'long_urls';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      kiosk_domains: {
+        Row: {
+          account_id: string | null;
+          account_name: string | null;
+          allow_for_guests: boolean | null;
+          base_domain_id: string | null;
+          created_at: string | null;
+          domain: string | null;
+          for_all_teams: boolean | null;
+          guest_can_use_custom_alias: boolean | null;
+          id: string | null;
+          is_blocked: boolean | null;
+          is_deleted: boolean | null;
+          is_disabled: boolean | null;
+          kind: string | null;
+          links_count: number | null;
+          not_found_redirect_url: string | null;
+          redirect_status: number | null;
+          require_email_verification: boolean | null;
+          root_redirect_url: string | null;
+          subscribed_only: boolean | null;
+          updated_at: string | null;
+          verification_status: string | null;
+          verified_at: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'domains_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'domains_base_domain_id_fkey';
+            columns: ['base_domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'domains_base_domain_id_fkey';
+            columns: ['base_domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_domains';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      kiosk_long_urls: {
+        Row: {
+          account_id: string | null;
+          account_kind: string | null;
+          account_name: string | null;
+          aliases_count: number | null;
+          clicks: number | null;
+          created_at: string | null;
+          host: string | null;
+          host_banned: boolean | null;
+          id: string | null;
+          owner_email: string | null;
+          owner_id: string | null;
+          status: string | null;
+          updated_at: string | null;
+          url: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'long_urls_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      kiosk_survey_results: {
+        Row: {
+          answers_count: number | null;
+          choice_counts: Json | null;
+          choices: string[] | null;
+          id: string | null;
+          kind: string | null;
+          latest_text_answers: Json | null;
+          position: number | null;
+          prompt: string | null;
+          required: boolean | null;
+          survey_id: string | null;
+        };
+        Insert: {
+          answers_count?: never;
+          choice_counts?: never;
+          choices?: string[] | null;
+          id?: string | null;
+          kind?: string | null;
+          latest_text_answers?: never;
+          position?: number | null;
+          prompt?: string | null;
+          required?: boolean | null;
+          survey_id?: string | null;
+        };
+        Update: {
+          answers_count?: never;
+          choice_counts?: never;
+          choices?: string[] | null;
+          id?: string | null;
+          kind?: string | null;
+          latest_text_answers?: never;
+          position?: number | null;
+          prompt?: string | null;
+          required?: boolean | null;
+          survey_id?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'survey_questions_survey_id_fkey';
+            columns: ['survey_id'];
+            isOneToOne: false;
+            referencedRelation: 'surveys';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      kiosk_users: {
+        Row: {
+          banned_until: string | null;
+          created_at: string | null;
+          email: string | null;
+          email_confirmed_at: string | null;
+          hide_invoices: boolean | null;
+          id: string | null;
+          is_banned: boolean | null;
+          is_developer: boolean | null;
+          is_survey_enabled: boolean | null;
+          last_sign_in_at: string | null;
+          links_count: number | null;
+          mfa_factors: number | null;
+          name: string | null;
+          no_affiliate: boolean | null;
+          no_mailings: boolean | null;
+          organizations: Json | null;
+          personal_account_id: string | null;
+          plan: string | null;
+          status: number | null;
+          subscription_ends_at: string | null;
+          subscription_interval: string | null;
+          subscription_state: string | null;
+          subscription_trial_ends_at: string | null;
+          teams: Json | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'profiles_personal_account_id_fkey';
+            columns: ['personal_account_id'];
+            isOneToOne: true;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
     };
     Functions: {
       accept_invitation: {
@@ -2265,6 +2671,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
       archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
       archive_organization: {
         Args: { p_archive: boolean; p_organization_id: string };
@@ -2284,6 +2691,10 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      click_log_csv: {
+        Args: { p_account_id?: string; p_alias_id?: string; p_period?: string };
+        Returns: unknown;
       };
       create_api_token: {
         Args: {
@@ -2324,9 +2735,27 @@ export type Database = {
           percent_off: number;
         }[];
       };
+      is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
+      kiosk_create_access_invitation: {
+        Args: { p_email: string; p_expires_at?: string; p_note?: string };
+        Returns: Json;
+      };
+      kiosk_link_totals: { Args: { p_top?: number }; Returns: Json };
+      kiosk_system_stats: {
+        Args: { p_days?: number; p_domain?: string };
+        Returns: {
+          clicks: number;
+          day: string;
+          links: number;
+          subscriptions: number;
+          users: number;
+        }[];
+      };
       leave_team_mode: { Args: Record<PropertyKey, never>; Returns: undefined };
+      link_analytics: { Args: { p_alias_id: string; p_period?: string }; Returns: Json };
       mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
       mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
+      public_link_analytics: { Args: { p_period?: string; p_token: string }; Returns: Json };
       reject_invitation: {
         Args: { p_invitation_id: string };
         Returns: {
@@ -2375,7 +2804,9 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
       switch_team: { Args: { p_team_id: string }; Returns: string };
+      unshare_link_analytics: { Args: { p_alias_id: string }; Returns: undefined };
       update_link: {
         Args: {
           p_alias?: string;
