@@ -7,6 +7,7 @@ import { sendConfirmation } from '../emails.ts';
 import { badRequest, internalError, unprocessable } from '../errors.ts';
 import { readParams } from '../params.ts';
 import { createFlowState, flowOf, type PkceRequest } from '../pkce.ts';
+import { refuseDictionaryPassword } from '../password-dictionary.ts';
 import { checkPasswordStrength, hashPassword } from '../passwords.ts';
 import { referrerOf } from '../redirects.ts';
 import type { Router } from '../router.ts';
@@ -106,6 +107,7 @@ export function signupRoutes(router: Router, context: AuthContext): void {
       throw badRequest('validation_failed', 'Signup requires a valid password');
     }
     checkPasswordStrength(settings, params.password);
+    await refuseDictionaryPassword(pool, params.password);
     if (params.email && params.phone) {
       throw badRequest(
         'validation_failed',

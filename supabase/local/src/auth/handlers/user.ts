@@ -15,6 +15,7 @@ import {
 import { clearOneTimeTokens, tokenHash } from '../one-time-tokens.ts';
 import { readParams } from '../params.ts';
 import { createFlowState, flowOf } from '../pkce.ts';
+import { refuseDictionaryPassword } from '../password-dictionary.ts';
 import { checkPasswordStrength, hashPassword, verifyPassword } from '../passwords.ts';
 import { referrerOf } from '../redirects.ts';
 import type { Router } from '../router.ts';
@@ -82,7 +83,10 @@ export function userRoutes(router: Router, context: AuthContext): void {
     const email = params.email ? validateEmail(params.email) : '';
     const phone = params.phone ? validatePhone(params.phone) : '';
     const password = params.password;
-    if (password !== undefined) checkPasswordStrength(settings, password);
+    if (password !== undefined) {
+      checkPasswordStrength(settings, password);
+      await refuseDictionaryPassword(pool, password);
+    }
 
     if (params.app_metadata && !settings.adminRoles.includes(user.role ?? '')) {
       throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
