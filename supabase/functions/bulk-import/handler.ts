@@ -1,0 +1,83 @@
+import { handler, HttpError, json } from '../_shared/http.ts';
+import { callerOf } from '../_shared/caller.ts';
+import { callerClient } from '../_shared/supabase.ts';
+import { runInBackground } from './background.ts';
+import { FILE_MESSAGES, FileRefusal } from './file-refusal.ts';
+import { MIME_TYPES } from './file-type.ts';
+import { FORM_MESSAGES, readBulkForm } from './form.ts';
+import { scheduleJob } from './jobs.ts';
+import { processJob } from './process-job.ts';
+import { readBulkFile, type ReadFile } from './read-file.ts';
+import { matchRoute } from './routes.ts';
+
+/** The spec's bulk status response, plus the job's id (to follow it and fetch its result). */
+export interface BulkAnswer {
+  total: number;
+  job_id: string;
+}
+
+const validationFailed = (errors: Record<string, string[]>) => {
+  const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
+  return new HttpError(422, first, 'validation_failed', errors);
+};
+
+/** The signed-in user's id; guests (the anon key) and other roles are refused. */
+function signedInUser(request: Request): string {
+  const { claims } = callerOf(request);
+  if (claims.role !== 'authenticated' || typeof claims.sub !== 'string') {
+    throw new HttpError(401, 'Unauthenticated.', 'not_signed_in');
+  }
+  return claims.sub;
+}
+
+/**
+ * POST …/bulk/csv: checks the form and the file, schedules the job, stores the file in the
+ * imports bucket (as the caller: the storage policy admits only their pending job's file) and
+ * answers `{ total }` at once; the links are created in the background (process-job.ts).
+ */
+export const bulkImport = handler(async (request) => {
+  const route = matchRoute(new URL(request.url).pathname);
+  if (request.method !== 'POST')
+    throw new HttpError(405, 'Method not allowed.', 'method_not_allowed');
+  const userId = signedInUser(request);
+  const form = await readBulkForm(request);
+
+  const errors: Record<string, string[]> = {};
+  let file: ReadFile | undefined;
+  if (!form.file) {
+    errors.file = [FILE_MESSAGES.required];
+  } else if (form.withHeader !== null) {
+    try {
+      file = await readBulkFile(form.file.name, form.file.bytes, form.withHeader);
+    } catch (error) {
+      if (!(error instanceof FileRefusal)) throw error;
+      errors.file = [error.message];
+    }
+  }
+  if (form.domain === '') errors.domain = [FORM_MESSAGES.domainRequired];
+  if (form.withHeader === null) errors.withHeader = [FORM_MESSAGES.withHeaderInvalid];
+  if (!file || !form.file || Object.keys(errors).length > 0) throw validationFailed(errors);
+
+  const job = await scheduleJob(request, {
+    id: crypto.randomUUID(),
+    domain: form.domain,
+    fileName: form.file.name.slice(-255),
+    fileType: file.type,
+    withHeader: form.withHeader ?? true,
+    total: file.rows.length,
+    organization: route.organization,
+    team: route.team === undefined ? form.team : route.team,
+  });
+
+  const { error: uploadError } = await callerClient(request)
+    .storage.from('imports')
+    .upload(job.file_path, form.file.bytes, { contentType: MIME_TYPES[file.type], upsert: false });
+  if (uploadError) throw new Error(`Upload of ${job.file_path} failed: ${uploadError.message}`);
+
+  const rows = file.rows;
+  runInBackground(
+    () => processJob(request, { id: job.id, userId, rows }),
+    (error) => console.error(`bulk job ${job.id}: could not record its outcome:`, error),
+  );
+  return json({ total: job.total, job_id: job.id } satisfies BulkAnswer);
+});

@@ -1,0 +1,96 @@
+/**
+ * The job's database calls (migration 20261122001200_bulk.sql), each as the signed-in caller so
+ * that auth.uid() and their permissions decide. Coded errors (errcode PTxxx) become HttpErrors
+ * with the field the database named.
+ */
+import postgres from 'postgres';
+import { HttpError } from '../_shared/http.ts';
+import { asCaller } from '../_shared/sql.ts';
+import type { BulkFileType } from './file-type.ts';
+import type { FieldErrors, PreparedRow } from './validate-row.ts';
+
+export interface ScheduledJob {
+  id: string;
+  file_path: string;
+  total: number;
+  account_id: string;
+  domain: string;
+}
+
+export interface ChunkAnswer {
+  short_url_prefix: string;
+  /** [row, alias] of each link created. */
+  created: [number, string][];
+  /** [row, field, code] of each row the database refused. */
+  errors: [number, string, string][];
+}
+
+/** A coded database refusal as the HTTP answer the apps map; anything else is rethrown. */
+export function codedError(error: unknown): unknown {
+  if (!(error instanceof postgres.PostgresError) || !/^PT\d{3}$/.test(error.code)) return error;
+  const message = error.detail ?? error.message;
+  return new HttpError(Number(error.code.slice(2)), message, error.message, {
+    [error.hint ?? 'form']: [message],
+  });
+}
+
+/** postgres.js sends sql.json values as jsonb; its JSONValue type wants plain JSON data. */
+const toJson = (value: unknown) => value as postgres.JSONValue;
+
+async function call<T>(request: Request, query: (sql: postgres.TransactionSql) => Promise<T>) {
+  try {
+    return await asCaller(request, query);
+  } catch (error) {
+    throw codedError(error);
+  }
+}
+
+export async function scheduleJob(
+  request: Request,
+  job: {
+    id: string;
+    domain: string;
+    fileName: string;
+    fileType: BulkFileType;
+    withHeader: boolean;
+    total: number;
+    organization: string | null;
+    team: string | null;
+  },
+): Promise<ScheduledJob> {
+  const [row] = await call(
+    request,
+    (sql) => sql<{ job: ScheduledJob }[]>`
+      select app.schedule_bulk_job(${job.id}, ${job.domain}, ${job.fileName}, ${job.fileType},
+        ${job.withHeader}, ${job.total}, ${job.organization}, ${job.team}) as job`,
+  );
+  return row!.job;
+}
+
+export async function createLinks(
+  request: Request,
+  jobId: string,
+  rows: PreparedRow[],
+  refusedRows: number,
+): Promise<ChunkAnswer> {
+  const [row] = await call(
+    request,
+    (sql) => sql<{ answer: ChunkAnswer }[]>`
+      select app.bulk_create_links(${jobId}, ${sql.json(toJson(rows))}, ${refusedRows})
+        as answer`,
+  );
+  return row!.answer;
+}
+
+export async function finishJob(
+  request: Request,
+  jobId: string,
+  outcome: { failed: boolean; errors: Record<number, FieldErrors>; resultPath: string | null },
+): Promise<void> {
+  await call(
+    request,
+    (sql) => sql`
+      select app.finish_bulk_job(${jobId}, ${outcome.failed},
+        ${sql.json(toJson(outcome.errors))}, ${outcome.resultPath})`,
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * A scheduled job's rows to links, in the background: chunks of CHUNK_ROWS rows, each checked
+ * here (url-safety, tags) and then created by one app.bulk_create_links call (set-based inserts);
+ * every row's outcome kept for the per-row errors on the job and the result CSV in the exports
+ * bucket; the job finished (and its owner notified) last.
+ */
+import { ERROR_CODES } from '../../../shared/src/errors.ts';
+import { serviceClient } from '../_shared/supabase.ts';
+import { createLinks, finishJob } from './jobs.ts';
+import { CHUNK_ROWS } from './limits.ts';
+import { resultCsv, type ResultLine } from './result-csv.ts';
+import type { BulkRow } from './rows.ts';
+import { checkRow, type FieldErrors, type PreparedRow } from './validate-row.ts';
+
+export interface JobToProcess {
+  id: string;
+  userId: string;
+  rows: BulkRow[];
+}
+
+/** The exports object a job's result is written to (the storage policy reads this shape). */
+export const resultPath = (userId: string, jobId: string) => `${userId}/bulk-imports/${jobId}.csv`;
+
+function messageOf(code: string): string {
+  return (ERROR_CODES as Record<string, { message: string | null }>)[code]?.message ?? code;
+}
+
+const describe = (errors: FieldErrors) =>
+  Object.entries(errors)
+    .map(([field, messages]) => `${field}: ${messages.join(' ')}`)
+    .join('; ');
+
+class Outcomes {
+  readonly errors: Record<number, FieldErrors> = {};
+  private readonly created = new Map<number, { alias: string; shortUrl: string }>();
+
+  refuse(row: number, errors: FieldErrors) {
+    this.errors[row] = errors;
+  }
+
+  refuseField(row: number, field: string, code: string) {
+    (this.errors[row] ??= {})[field] = [messageOf(code)];
+  }
+
+  create(row: number, alias: string, shortUrl: string) {
+    this.created.set(row, { alias, shortUrl });
+  }
+
+  lines(rows: readonly BulkRow[]): ResultLine[] {
+    return rows.map((row) => {
+      const created = this.created.get(row.row);
+      const errors = this.errors[row.row];
+      return {
+        row: row.row,
+        url: row.url,
+        alias: created?.alias ?? row.alias,
+        shortUrl: created?.shortUrl ?? '',
+        tags: row.tags,
+        status: created ? 'created' : 'failed',
+        errors: errors ? describe(errors) : '',
+      };
+    });
+  }
+}
+
+async function processChunk(
+  request: Request,
+  jobId: string,
+  chunk: readonly BulkRow[],
+  outcomes: Outcomes,
+) {
+  const prepared: PreparedRow[] = [];
+  for (const row of chunk) {
+    const check = await checkRow(row);
+    if (check.ok) prepared.push(check.row);
+    else outcomes.refuse(check.row, check.errors);
+  }
+  const answer = await createLinks(request, jobId, prepared, chunk.length - prepared.length);
+  for (const [row, alias] of answer.created) {
+    outcomes.create(row, alias, answer.short_url_prefix + alias);
+  }
+  for (const [row, field, code] of answer.errors) outcomes.refuseField(row, field, code);
+}
+
+async function writeResult(userId: string, jobId: string, lines: ResultLine[]): Promise<string> {
+  const path = resultPath(userId, jobId);
+  const { error } = await serviceClient()
+    .storage.from('exports')
+    .upload(path, new TextEncoder().encode(resultCsv(lines)), {
+      contentType: 'text/csv',
+      upsert: true,
+    });
+  if (error) throw new Error(`Could not store the result of bulk job ${jobId}: ${error.message}`);
+  return path;
+}
+
+/**
+ * Runs the job to its end. A failure part-way marks the job failed (links already created stay)
+ * and still notifies the owner; only a failure to record that is thrown.
+ */
+export async function processJob(request: Request, job: JobToProcess): Promise<void> {
+  const outcomes = new Outcomes();
+  try {
+    for (let start = 0; start < job.rows.length; start += CHUNK_ROWS) {
+      await processChunk(request, job.id, job.rows.slice(start, start + CHUNK_ROWS), outcomes);
+    }
+    const path = await writeResult(job.userId, job.id, outcomes.lines(job.rows));
+    await finishJob(request, job.id, { failed: false, errors: outcomes.errors, resultPath: path });
+  } catch (error) {
+    console.error(`bulk job ${job.id} failed:`, error);
+    await finishJob(request, job.id, { failed: true, errors: outcomes.errors, resultPath: null });
+  }
+}
