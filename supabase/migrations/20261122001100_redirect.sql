@@ -16,7 +16,8 @@
 --    - max_redirects: once reached, the account's links answer a "limit reached" page instead
 --      of redirecting, unless the account turned overage on (then the excess is counted in
 --      account_usage.overage). The redirector learns an account's state from each batch it
---      writes, so one instance may overshoot by at most the redirects of one batch.
+--      writes, so one instance may overshoot by at most the redirects of one batch; a changed
+--      limit or overage switch is announced on 'account_limits'.
 --    - max_trackable_clicks: past it, redirects still work but clicks are no longer recorded
 --      (exact: decided here, per row), unless overage is on.
 --    Guests' links (no account) have no limits.
@@ -199,6 +200,31 @@ as $$
   ), false)
 $$;
 
+-- A limit or overage switch of max_redirects changed (staff, the account holder): announced on
+-- 'account_limits' with the account's id, so that a redirector that learned the account is out
+-- of redirects asks again at once. Counting (used) is not announced: the batch that counts
+-- answers the new state itself.
+create function app.account_limits_announce_changes() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  perform pg_notify('account_limits', coalesce(new.account_id, old.account_id)::text);
+  return null;
+end;
+$$;
+
+create trigger account_usage_announce_inserts after insert on public.account_usage
+  for each row when (new.name = 'max_redirects')
+  execute function app.account_limits_announce_changes();
+create trigger account_usage_announce_updates after update on public.account_usage
+  for each row when (new.name = 'max_redirects'
+    and (old."limit", old.overage_enabled) is distinct from (new."limit", new.overage_enabled))
+  execute function app.account_limits_announce_changes();
+create trigger account_usage_announce_deletes after delete on public.account_usage
+  for each row when (old.name = 'max_redirects')
+  execute function app.account_limits_announce_changes();
+
 -- ---------------------------------------------------------------------------------------------
 -- 2. Resolving links.
 
@@ -240,8 +266,9 @@ as $$
       l.status as url_status, l.host
     from wanted w
     join public.domains d on d.domain = w.domain
-    left join public.aliases a on a.domain_id = d.id and a.alias = w.alias::extensions.citext
-      and w.alias <> ''
+    -- citext's equality lives in schema extensions, outside this function's search path.
+    left join public.aliases a on a.domain_id = d.id
+      and a.alias operator(extensions.=) w.alias::extensions.citext and w.alias <> ''
     left join public.long_urls l on l.id = a.long_url_id
   ),
   accounts as (

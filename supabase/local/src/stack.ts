@@ -13,6 +13,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import { assertPortFree } from './ports.ts';
 import { startDatabase } from './postgres.ts';
 import { startPostgrest } from './postgrest.ts';
+import { watchShortDomains } from './short-domains.ts';
 import { createStorageService, syncConfigBuckets } from './storage/index.ts';
 
 export interface RunningStack {
@@ -106,6 +107,8 @@ export async function startStack(
 
     const functions = await startFunctions(config, log);
     if (functions) stops.push(functions.stop);
+    const shortDomains = await watchShortDomains(database.url, log);
+    stops.push(shortDomains.stop);
 
     const gateway = createGateway(config, {
       auth: createAuthService({ config, pool: authPool, mailer: mailbox }),
@@ -115,6 +118,7 @@ export async function startStack(
         objectsDir: path.join(config.stateDir, 'storage'),
       }),
       functionsPort: functions?.port,
+      isShortDomain: (host) => shortDomains.has(host),
       captcha: createCaptchaSandbox(),
     });
     await listen(gateway, config.gatewayPort);

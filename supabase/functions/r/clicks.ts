@@ -1,0 +1,150 @@
+/**
+ * Click capture for the redirect: the request path only copies a few header values into a
+ * CapturedClick and pushes it into the bounded ClickBuffer; the writer turns each batch into
+ * click rows (device, browser, OS and bot flag from the User-Agent, country from the IP, keyed IP
+ * hash, referrer host) and stores them with one call of app.record_clicks, which also counts
+ * the plan's redirects and trackable clicks. The per-value work is memoised: visitors repeat
+ * their User-Agent and address, and parsing a User-Agent costs tens of microseconds.
+ */
+import { clientIp, referrerHost } from '../_shared/clicks/click.ts';
+import { countryOf } from '../_shared/clicks/geo.ts';
+import type { IpHasher } from '../_shared/clicks/ip-hash.ts';
+import {
+  MAX_USER_AGENT_LENGTH,
+  parseUserAgent,
+  type UserAgentInfo,
+} from '../_shared/clicks/user-agent.ts';
+import type { Sql } from '../_shared/sql.ts';
+import { Memo } from './memo.ts';
+
+export interface CapturedClick {
+  /** Milliseconds since the epoch. */
+  at: number;
+  aliasId: string;
+  userAgent: string;
+  referer: string | null;
+  isQr: boolean;
+  /** Canonical client address (for country and hash only; never stored). */
+  remoteIp: string | null;
+}
+
+/** A row for app.record_clicks (its JSON field names). */
+export interface ClickRow {
+  time: string;
+  alias_id: string;
+  country: string | null;
+  device: 'desktop' | 'mobile' | 'tablet' | 'other';
+  browser: string | null;
+  os: string | null;
+  referrer_host: string | null;
+  is_bot: boolean;
+  is_qr: boolean;
+  ip_hash: string | null;
+}
+
+export interface AccountState {
+  account_id: string;
+  redirects_blocked: boolean;
+}
+
+/** The request's part of a click: cheap, synchronous, no parsing beyond the headers. */
+export function captureClick(
+  request: Request,
+  url: URL,
+  aliasId: string,
+  at: number,
+): CapturedClick {
+  const headers = request.headers;
+  return {
+    at,
+    aliasId,
+    userAgent: (headers.get('user-agent') ?? '').slice(0, MAX_USER_AGENT_LENGTH),
+    referer: headers.get('referer'),
+    isQr: url.searchParams.get('qr') === '1',
+    remoteIp: clientIp(headers),
+  };
+}
+
+interface Visitor {
+  country: string | null;
+  ipHash: string | null;
+}
+
+export class ClickRows {
+  readonly #hasher: IpHasher;
+  readonly #agents = new Memo<UserAgentInfo>(4_096);
+  readonly #visitors = new Memo<Promise<Visitor>>(16_384);
+
+  constructor(hasher: IpHasher) {
+    this.#hasher = hasher;
+  }
+
+  #visitor(remoteIp: string | null): Promise<Visitor> {
+    if (remoteIp === null) return Promise.resolve({ country: null, ipHash: null });
+    return this.#visitors.get(remoteIp, async (ip) => {
+      try {
+        const [country, ipHash] = await Promise.all([countryOf(ip), this.#hasher.hash(ip)]);
+        return { country, ipHash };
+      } catch (error) {
+        // A click without country or hash beats a batch that can never be written.
+        console.error('Click rows: could not locate or hash an address:', error);
+        return { country: null, ipHash: null };
+      }
+    });
+  }
+
+  async rows(batch: CapturedClick[]): Promise<ClickRow[]> {
+    const visitors = await Promise.all(batch.map((click) => this.#visitor(click.remoteIp)));
+    return batch.map((click, index) => {
+      const agent = this.#agents.get(click.userAgent, parseUserAgent);
+      const visitor = visitors[index] as Visitor;
+      return {
+        time: new Date(click.at).toISOString(),
+        alias_id: click.aliasId,
+        country: visitor.country,
+        // The clicks table files robots under 'other' (is_bot says which they are).
+        device: agent.device === 'bot' ? 'other' : agent.device,
+        browser: agent.browser,
+        os: agent.os,
+        referrer_host: referrerHost(click.referer),
+        is_bot: agent.isBot,
+        is_qr: click.isQr,
+        ip_hash: visitor.ipHash,
+      };
+    });
+  }
+}
+
+export interface ClickWriterOptions {
+  sql: Sql;
+  hasher: IpHasher;
+  /** Told each account's redirect state after every stored batch. */
+  onAccounts?: (states: AccountState[]) => void;
+  now?: () => number;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The ClickBuffer's writer: one app.record_clicks call per batch (a rejection makes the buffer
+ * retry the batch). When an hour has closed since the last batch, the closed hours are rolled up
+ * (app.advance_click_rollups) after the write; a failure there is logged, not retried: the
+ * analytics read unrolled hours raw, and the next hour's batch tries again.
+ */
+export function clickWriter({ sql, hasher, onAccounts, now = Date.now }: ClickWriterOptions) {
+  const rows = new ClickRows(hasher);
+  let rolledHour = Math.floor(now() / HOUR_MS);
+  return async (batch: CapturedClick[]): Promise<void> => {
+    const clicks = await rows.rows(batch);
+    const states = await sql<AccountState[]>`
+      select account_id, redirects_blocked from app.record_clicks(${JSON.stringify(clicks)}::text::json)`;
+    onAccounts?.(states);
+    const hour = Math.floor(now() / HOUR_MS);
+    if (hour !== rolledHour) {
+      rolledHour = hour;
+      await sql`select app.advance_click_rollups()`.catch((error: unknown) =>
+        console.error('Click rollups: could not advance:', error),
+      );
+    }
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The redirect: a request on a short domain answered from cached facts, without waiting for the
+ * database except on a cache miss, and with the click handed to the buffer (never awaited).
+ *
+ * Outcomes:
+ * - unknown host, or a domain that is disabled, deleted, blocked or unverified: 404 page;
+ * - the root: the domain's root redirect (302), else the home page;
+ * - a visitor from a blocked IP: 403 page (before anything else is looked up);
+ * - no such alias, a deleted link, a path no alias can have: the domain's 404 redirect (302), or
+ *   the 404 page;
+ * - expired, archived, or an inactive destination: the domain's 404 redirect if it has one (the
+ *   owner's choice of where dead links go), else a 410 page saying which;
+ * - terminated by staff, or a banned destination: a 410 page, always (the visitor must learn why);
+ * - the account's monthly redirects used up: a 402 page (see allowance.ts);
+ * - the preview route: a 200 page showing the destination, linking through the short URL;
+ * - otherwise the destination (see destination.ts) with the domain's status: 302 by default, 301
+ *   where the domain asks for it. A GET records a click; HEAD (link checkers) and every page
+ *   record nothing.
+ */
+import { destinationFor, visitorPairs } from './destination.ts';
+import { type PageKind, pageResponse, previewResponse } from './pages.ts';
+import type { DomainFacts, LinkFacts, Resolved } from './resolve.ts';
+import { parseRoute } from './route.ts';
+import type { CapturedClick } from './clicks.ts';
+
+export interface RedirectDependencies {
+  /** The domain's and link's facts; null when the host is not one of our domains. */
+  resolve(domain: string, alias: string): Promise<Resolved | null>;
+  host(request: Request): string;
+  isIpBlocked(headers: Headers): boolean;
+  redirectsBlocked(link: LinkFacts): boolean;
+  capture(request: Request, url: URL, aliasId: string, at: number): CapturedClick;
+  /** Queues a click for the batch writer; must not block or throw. */
+  record(click: CapturedClick): void;
+  now(): number;
+}
+
+const REDIRECT_CACHE_CONTROL: Record<301 | 302, string> = {
+  // Browsers keep a 301 forever unless told otherwise: a short lifetime keeps clicks counted
+  // and edits of the destination visible.
+  301: 'private, max-age=90',
+  302: 'no-store',
+};
+
+function redirect(location: string, status: 301 | 302): Response {
+  return new Response(null, {
+    status,
+    headers: {
+      Location: location,
+      'Cache-Control': REDIRECT_CACHE_CONTROL[status],
+    },
+  });
+}
+
+/** Dead ends that a domain's 404 redirect may take over. */
+function notFound(domain: DomainFacts, kind: PageKind, head: boolean): Response {
+  if (domain.notFoundRedirectUrl) return redirect(domain.notFoundRedirectUrl, 302);
+  return pageResponse(kind, head);
+}
+
+function unavailablePage(link: LinkFacts, now: number): PageKind | null {
+  switch (link.state) {
+    case 'deleted':
+    case 'invalid':
+      return 'not-found';
+    case 'terminated':
+    case 'banned':
+    case 'archived':
+    case 'inactive':
+      return link.state;
+    case 'active':
+      return link.expiresAt !== null && link.expiresAt <= now ? 'expired' : null;
+  }
+}
+
+/** Pages a domain's 404 redirect never replaces: the visitor must see why. */
+const ALWAYS_SHOWN: ReadonlySet<PageKind> = new Set(['terminated', 'banned']);
+
+function continuePath(alias: string, addPath: string, search: string): string {
+  const pairs = visitorPairs(search);
+  return `/${alias}${addPath ? `/${addPath}` : ''}${pairs.length ? `?${pairs.join('&')}` : ''}`;
+}
+
+export function createRedirectHandler(deps: RedirectDependencies) {
+  return async (request: Request): Promise<Response> => {
+    const head = request.method === 'HEAD';
+    if (request.method !== 'GET' && !head)
+      return pageResponse('method-not-allowed', false, { Allow: 'GET, HEAD' });
+    if (deps.isIpBlocked(request.headers)) return pageResponse('blocked-ip', head);
+
+    const url = new URL(request.url);
+    const route = parseRoute(url.pathname);
+    const host = deps.host(request);
+    const alias = route.kind === 'link' || route.kind === 'preview' ? route.alias : '';
+    const resolved = await deps.resolve(host, alias);
+    if (!resolved || !resolved.domain.usable) return pageResponse('not-found', head);
+    const { domain, link } = resolved;
+
+    if (route.kind === 'root') {
+      return domain.rootRedirectUrl
+        ? redirect(domain.rootRedirectUrl, 302)
+        : pageResponse('home', head);
+    }
+    if (route.kind === 'unknown' || !link) return notFound(domain, 'not-found', head);
+
+    const now = deps.now();
+    const unavailable = unavailablePage(link, now);
+    if (unavailable) {
+      return ALWAYS_SHOWN.has(unavailable)
+        ? pageResponse(unavailable, head)
+        : notFound(domain, unavailable, head);
+    }
+    if (deps.redirectsBlocked(link)) return pageResponse('limit-reached', head);
+
+    const location = destinationFor(link.destination, route.addPath, url.search);
+    if (route.kind === 'preview') {
+      return previewResponse(location, continuePath(route.alias, route.addPath, url.search), head);
+    }
+    if (!head) deps.record(deps.capture(request, url, link.aliasId, now));
+    return redirect(location, domain.redirectStatus);
+  };
+}
