@@ -21,6 +21,9 @@ export function supabaseFunctionEnv(config: StackConfig): Record<string, string>
     SUPABASE_ANON_KEY: config.anonKey,
     SUPABASE_SERVICE_ROLE_KEY: config.serviceRoleKey,
     SUPABASE_DB_URL: databaseUrl(config),
+    // Not one of Supabase's defaults: a project sets it as a function secret (`supabase secrets
+    // set AUTH_JWT_SECRET=…`) for kiosk-impersonate, which signs tokens as Auth does.
+    AUTH_JWT_SECRET: config.jwtSecret,
   };
 }
 

@@ -1,0 +1,190 @@
+import assert from 'node:assert/strict';
+import { CloudflareDnsProvider } from './cloudflare.ts';
+import { DnsProviderError } from './provider.ts';
+
+/** A loopback server answering as Cloudflare's v4 API would, recording each request. */
+function cloudflareStub(answer: (request: Request, path: string) => Response | Promise<Response>) {
+  const calls: { method: string; path: string; authorization: string | null; body: unknown }[] = [];
+  const server = Deno.serve(
+    { port: 0, hostname: '127.0.0.1', onListen: () => {} },
+    async (request) => {
+      const url = new URL(request.url);
+      const text = await request.text();
+      calls.push({
+        method: request.method,
+        path: url.pathname + url.search,
+        authorization: request.headers.get('authorization'),
+        body: text ? JSON.parse(text) : undefined,
+      });
+      return answer(request, url.pathname);
+    },
+  );
+  return {
+    calls,
+    url: `http://127.0.0.1:${server.addr.port}/client/v4`,
+    close: () => server.shutdown(),
+  };
+}
+
+const envelope = (result: unknown, status = 200) =>
+  Response.json({ success: true, errors: [], messages: [], result }, { status });
+const failure = (status: number, errors: { code: number; message: string }[]) =>
+  Response.json({ success: false, errors, messages: [], result: null }, { status });
+
+const cloudflareZone = {
+  id: '023e105f4ecef8ad9ca31a8372d0c353',
+  name: 'example.com',
+  status: 'pending',
+  name_servers: ['bob.ns.cloudflare.com', 'lola.ns.cloudflare.com'],
+  account: { id: 'acc_1', name: 'Shortlane' },
+  type: 'full',
+};
+
+Deno.test(
+  'creates a full zone in the account with the bearer token, and reads the answer',
+  async () => {
+    const stub = cloudflareStub(() => envelope(cloudflareZone));
+    try {
+      const provider = new CloudflareDnsProvider({
+        apiToken: 'cf-token',
+        accountId: 'acc_1',
+        apiUrl: stub.url,
+      });
+      const zone = await provider.createZone('example.com');
+      assert.deepEqual(zone, {
+        id: '023e105f4ecef8ad9ca31a8372d0c353',
+        name: 'example.com',
+        status: 'pending',
+        nameServers: ['bob.ns.cloudflare.com', 'lola.ns.cloudflare.com'],
+      });
+      assert.deepEqual(stub.calls, [
+        {
+          method: 'POST',
+          path: '/client/v4/zones',
+          authorization: 'Bearer cf-token',
+          body: { name: 'example.com', account: { id: 'acc_1' }, type: 'full' },
+        },
+      ]);
+    } finally {
+      await stub.close();
+    }
+  },
+);
+
+Deno.test('maps zone states, and answers null for a zone Cloudflare no longer has', async () => {
+  const states: Record<string, string> = { a: 'active', m: 'moved', i: 'initializing' };
+  const stub = cloudflareStub((_request, path) => {
+    const id = path.split('/').at(-1)!;
+    if (id === 'gone')
+      return failure(404, [{ code: 7003, message: 'Could not route to /zones/gone' }]);
+    return envelope({ ...cloudflareZone, id, status: states[id] });
+  });
+  try {
+    const provider = new CloudflareDnsProvider({
+      apiToken: 't',
+      accountId: 'acc',
+      apiUrl: stub.url,
+    });
+    assert.equal((await provider.getZone('a'))?.status, 'active');
+    assert.equal((await provider.getZone('m'))?.status, 'moved');
+    assert.equal((await provider.getZone('i'))?.status, 'pending');
+    assert.equal(await provider.getZone('gone'), null);
+    assert.deepEqual(
+      stub.calls.map((call) => `${call.method} ${call.path}`),
+      [
+        'GET /client/v4/zones/a',
+        'GET /client/v4/zones/m',
+        'GET /client/v4/zones/i',
+        'GET /client/v4/zones/gone',
+      ],
+    );
+  } finally {
+    await stub.close();
+  }
+});
+
+Deno.test('deletes a zone, and counts one already gone as deleted', async () => {
+  const stub = cloudflareStub((_request, path) =>
+    path.endsWith('/gone')
+      ? failure(404, [{ code: 7003, message: 'Could not route' }])
+      : envelope({ id: path.split('/').at(-1) }),
+  );
+  try {
+    const provider = new CloudflareDnsProvider({
+      apiToken: 't',
+      accountId: 'acc',
+      apiUrl: stub.url,
+    });
+    await provider.deleteZone('z1');
+    await provider.deleteZone('gone');
+    assert.deepEqual(
+      stub.calls.map((call) => `${call.method} ${call.path}`),
+      ['DELETE /client/v4/zones/z1', 'DELETE /client/v4/zones/gone'],
+    );
+  } finally {
+    await stub.close();
+  }
+});
+
+Deno.test(
+  'reports Cloudflare refusals with their messages and codes, as ours (422) or theirs (502)',
+  async () => {
+    const stub = cloudflareStub((request) =>
+      request.method === 'POST'
+        ? failure(400, [{ code: 1061, message: 'example.com already exists' }])
+        : failure(500, [{ code: 1000, message: 'Internal error' }]),
+    );
+    try {
+      const provider = new CloudflareDnsProvider({
+        apiToken: 't',
+        accountId: 'acc',
+        apiUrl: stub.url,
+      });
+      await assert.rejects(provider.createZone('example.com'), (error: unknown) => {
+        assert.ok(error instanceof DnsProviderError);
+        assert.equal(error.message, 'Cloudflare refused: example.com already exists');
+        assert.equal(error.status, 422);
+        assert.deepEqual(error.providerCodes, [1061]);
+        return true;
+      });
+      await assert.rejects(provider.getZone('z'), (error: unknown) => {
+        assert.ok(error instanceof DnsProviderError);
+        assert.equal(error.status, 502);
+        return true;
+      });
+    } finally {
+      await stub.close();
+    }
+  },
+);
+
+Deno.test('refuses answers that are not Cloudflare envelopes or zones', async () => {
+  const answers = [new Response('<html>gateway</html>', { status: 502 }), envelope({ id: 42 })];
+  const stub = cloudflareStub(() => answers.shift()!);
+  try {
+    const provider = new CloudflareDnsProvider({
+      apiToken: 't',
+      accountId: 'acc',
+      apiUrl: stub.url,
+    });
+    await assert.rejects(provider.getZone('z'), /without JSON/);
+    await assert.rejects(provider.getZone('z'), /unreadable zone/);
+  } finally {
+    await stub.close();
+  }
+});
+
+Deno.test('reports an unreachable API as a provider failure', async () => {
+  const provider = new CloudflareDnsProvider({
+    apiToken: 't',
+    accountId: 'acc',
+    apiUrl: 'http://127.0.0.1:9/client/v4',
+  });
+  await assert.rejects(
+    provider.getZone('z'),
+    (error: unknown) =>
+      error instanceof DnsProviderError &&
+      error.status === 502 &&
+      /could not be reached/.test(error.message),
+  );
+});

@@ -1,0 +1,3 @@
+import { createDnsHandler } from './handler.ts';
+
+Deno.serve(createDnsHandler());

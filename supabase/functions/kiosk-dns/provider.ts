@@ -1,0 +1,37 @@
+/**
+ * DNS zones behind an adapter: the kiosk's cloudflare/zones screen and kiosk-dns depend on this
+ * interface only. Implementations: Cloudflare's REST API (cloudflare.ts) and a local sandbox
+ * (sandbox.ts) for development and tests; env.ts chooses.
+ */
+
+/** Our zone states (public.dns_zones.status). */
+export type ZoneStatus = 'pending' | 'active' | 'moved' | 'deleted';
+
+export interface DnsZone {
+  /** The provider's zone id. */
+  id: string;
+  name: string;
+  status: ZoneStatus;
+  nameServers: string[];
+}
+
+export interface DnsProvider {
+  readonly name: 'cloudflare' | 'sandbox';
+  createZone(name: string): Promise<DnsZone>;
+  /** The zone, or null when the provider no longer has it. */
+  getZone(id: string): Promise<DnsZone | null>;
+  /** Removes the zone; a zone the provider no longer has counts as removed. */
+  deleteZone(id: string): Promise<void>;
+}
+
+/** The provider refused or could not be asked; the message is safe to show staff. */
+export class DnsProviderError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly providerCodes: number[] = [],
+  ) {
+    super(message);
+    this.name = 'DnsProviderError';
+  }
+}

@@ -1,0 +1,3 @@
+import { createImpersonateHandler } from './handler.ts';
+
+Deno.serve(createImpersonateHandler());

@@ -1,0 +1,76 @@
+/**
+ * The impersonation token: an access token for the target user, signed with the project's JWT
+ * secret (HS256, as Auth signs), with the impersonating staff member named in
+ * app_metadata.impersonator. It belongs to no Auth session, so it cannot be refreshed: the
+ * impersonation ends when it expires.
+ */
+import type { User } from '@supabase/supabase-js';
+import type { Impersonator } from '../_shared/kiosk/staff.ts';
+
+/** How long an impersonation lasts at most. */
+export const IMPERSONATION_SECONDS = 3600;
+
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+const encodeJson = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
+
+export async function signHs256(secret: string, claims: Record<string, unknown>): Promise<string> {
+  const unsigned = `${encodeJson({ alg: 'HS256', typ: 'JWT' })}.${encodeJson(claims)}`;
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const signature = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(unsigned));
+  return `${unsigned}.${base64url(new Uint8Array(signature))}`;
+}
+
+export interface ImpersonationToken {
+  access_token: string;
+  token_type: 'bearer';
+  expires_in: number;
+  expires_at: number;
+}
+
+/**
+ * The claims Auth puts in a user's access token (iss, sub, aud, exp, iat, email, phone,
+ * app_metadata, user_metadata, role, aal, amr, is_anonymous), without session_id, at aal1 (an
+ * impersonation never passes the user's second factor), with `impersonation` as the method.
+ */
+export async function impersonationToken(options: {
+  secret: string;
+  issuer: string;
+  user: User;
+  impersonator: Impersonator;
+  now?: Date;
+}): Promise<ImpersonationToken> {
+  const issuedAt = Math.floor((options.now ?? new Date()).getTime() / 1000);
+  const expiresAt = issuedAt + IMPERSONATION_SECONDS;
+  const { user } = options;
+  const access_token = await signHs256(options.secret, {
+    iss: options.issuer,
+    sub: user.id,
+    aud: user.aud || 'authenticated',
+    exp: expiresAt,
+    iat: issuedAt,
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    app_metadata: { ...user.app_metadata, impersonator: options.impersonator },
+    user_metadata: user.user_metadata ?? {},
+    role: user.role || 'authenticated',
+    aal: 'aal1',
+    amr: [{ method: 'impersonation', timestamp: issuedAt }],
+    is_anonymous: user.is_anonymous ?? false,
+  });
+  return {
+    access_token,
+    token_type: 'bearer',
+    expires_in: IMPERSONATION_SECONDS,
+    expires_at: expiresAt,
+  };
+}

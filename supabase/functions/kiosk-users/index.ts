@@ -1,0 +1,3 @@
+import { createKioskUsersHandler } from './handler.ts';
+
+Deno.serve(createKioskUsersHandler());
