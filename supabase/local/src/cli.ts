@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { loadConfig, type StackConfig } from './config.ts';
 import { StackError } from './errors.ts';
 import { dataDirectory } from './postgres.ts';
+import { postgrestPidFile } from './postgrest.ts';
 import { readStackEnv, startStack, stackEnvFile } from './stack.ts';
 
 const pidFile = (config: StackConfig) => path.join(config.stateDir, 'stack.pid');
@@ -19,11 +20,14 @@ function isAlive(pid: number): boolean {
   }
 }
 
+function readPid(file: string): number | undefined {
+  const raw = fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8').split('\n')[0]) : NaN;
+  return Number.isInteger(raw) && raw > 0 ? raw : undefined;
+}
+
 function runningPid(config: StackConfig): number | undefined {
-  const raw = fs.existsSync(pidFile(config))
-    ? Number(fs.readFileSync(pidFile(config), 'utf8'))
-    : NaN;
-  return Number.isInteger(raw) && isAlive(raw) ? raw : undefined;
+  const pid = readPid(pidFile(config));
+  return pid && isAlive(pid) ? pid : undefined;
 }
 
 async function waitUntil(check: () => boolean, timeoutMs: number): Promise<boolean> {
@@ -117,10 +121,18 @@ async function down(config: StackConfig) {
     console.log(`Stopped the stack (pid ${pid}).`);
   }
   fs.rmSync(pidFile(config), { force: true });
+  const postgrestPid = readPid(postgrestPidFile(config));
+  if (postgrestPid && isAlive(postgrestPid)) {
+    process.kill(postgrestPid, 'SIGTERM');
+    await waitUntil(() => !isAlive(postgrestPid), 10_000);
+    console.log(`Stopped a PostgREST left running (pid ${postgrestPid}).`);
+  }
+  fs.rmSync(postgrestPidFile(config), { force: true });
+  fs.rmSync(stackEnvFile(config), { force: true });
   const postmaster = path.join(dataDirectory(config), 'postmaster.pid');
   if (fs.existsSync(postmaster)) {
-    const pgPid = Number(fs.readFileSync(postmaster, 'utf8').split('\n')[0]);
-    if (Number.isInteger(pgPid) && isAlive(pgPid)) {
+    const pgPid = readPid(postmaster);
+    if (pgPid && isAlive(pgPid)) {
       process.kill(pgPid, 'SIGINT');
       await waitUntil(() => !isAlive(pgPid), 20_000);
       console.log(`Stopped a PostgreSQL left running (pid ${pgPid}).`);

@@ -21,6 +21,9 @@ function postgrestBinary(): string {
   );
 }
 
+export const postgrestPidFile = (config: StackConfig) =>
+  path.join(config.stateDir, 'postgrest.pid');
+
 /** The schemas the REST API exposes, as in supabase/config.toml's [api] schemas. */
 export const exposedSchemas = (config: StackConfig) => [
   'public',
@@ -73,5 +76,14 @@ export async function startPostgrest(
     await managed.stop();
     throw error;
   }
-  return managed;
+  // Recorded so `stack:down` can end a PostgREST whose stack process was killed outright.
+  const pidFile = postgrestPidFile(config);
+  fs.writeFileSync(pidFile, String(managed.child.pid));
+  return {
+    child: managed.child,
+    stop: async () => {
+      await managed.stop();
+      fs.rmSync(pidFile, { force: true });
+    },
+  };
 }
