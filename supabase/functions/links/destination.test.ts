@@ -3,8 +3,7 @@ import { HttpError } from '../_shared/http.ts';
 import { closeSql } from '../_shared/sql.ts';
 import {
   checkDomains,
-  destinationShape,
-  type DomainLookup,
+  checkShape,
   hostCandidates,
   lookupDomainsInDatabase,
 } from './destination.ts';
@@ -21,16 +20,19 @@ async function urlError(run: () => Promise<unknown>): Promise<string> {
   assert.fail('accepted');
 }
 
-Deno.test('hostile URLs are refused from their text, before any lookup', async () => {
-  let lookups = 0;
-  const counting: DomainLookup = () => {
-    lookups++;
-    return Promise.resolve({ ownDomains: [], banned: false });
+Deno.test('step 1 judges the text alone and normalises what it accepts', async () => {
+  const refused = async (url: string) => {
+    const shape = await checkShape(url);
+    return shape.ok ? 'accepted' : `${shape.code} ${shape.reason}`;
   };
-  for (const url of ['http://0x7f.1/', 'javascript:alert(1)', 'https://a.com/\r\nX: y']) {
-    await urlError(async () => checkDomains(await destinationShape(url), counting));
-  }
-  assert.equal(lookups, 0);
+  assert.equal(await refused('http://0x7f.1/'), 'url_not_allowed internal_address');
+  assert.equal(await refused('javascript:alert(1)'), 'url_not_allowed scheme');
+  assert.equal(await refused('https://a.com/\r\nX: y'), 'url_invalid control_character');
+  assert.deepEqual(await checkShape('HTTPS://Example.COM./a b'), {
+    ok: true,
+    url: 'https://example.com/a%20b',
+    host: 'example.com',
+  });
 });
 
 Deno.test('candidates are the host and its parents; an address is only itself', () => {
@@ -49,8 +51,11 @@ Deno.test('our short domains, banned domains and their subdomains are refused', 
     const own = await createDomain();
     const banned = `banned-${suffix()}.example`;
     await banDomain(banned);
-    const check = async (url: string) =>
-      checkDomains(await destinationShape(url), lookupDomainsInDatabase);
+    const check = async (url: string) => {
+      const shape = await checkShape(url);
+      assert.ok(shape.ok, url);
+      return checkDomains(shape, lookupDomainsInDatabase);
+    };
 
     assert.equal(
       await urlError(() => check(`https://${own.domain}/x`)),

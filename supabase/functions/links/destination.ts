@@ -1,7 +1,7 @@
 /**
  * URL safety for a new link, in two steps so hostile URLs never reach the database:
  *
- * 1. `destinationShape`: everything url-safety.ts judges from the text alone (scheme, control
+ * 1. `checkShape`: everything url-safety.ts judges from the text alone (scheme, control
  *    characters, size, credentials, internal and metadata addresses in every notation).
  * 2. `checkDomains`: our own short domains and banned domains, for the host and each parent
  *    domain (a ban or a short domain covers its subdomains).
@@ -17,6 +17,7 @@ import { parseIp } from '../_shared/ip-address.ts';
 import { sql } from '../_shared/sql.ts';
 import {
   checkDestination,
+  type DestinationCheck,
   type DestinationPolicy,
   destinationError,
   domainAndParents,
@@ -35,11 +36,9 @@ export type DomainLookup = (candidates: readonly string[]) => Promise<DomainFact
 
 const TEXT_ONLY: DestinationPolicy = { shortDomains: [], isBanned: () => false };
 
-/** Step 1: the normalised destination, or the 422 for `url`. No I/O. */
-export async function destinationShape(raw: unknown): Promise<SafeDestination> {
-  const checked = await checkDestination(raw, TEXT_ONLY);
-  if (!checked.ok) throw destinationError(checked);
-  return checked;
+/** Step 1: the normalised destination, or why its text alone is refused. No I/O. */
+export function checkShape(raw: unknown): Promise<DestinationCheck> {
+  return checkDestination(raw, TEXT_ONLY);
 }
 
 /** The names a ban or a short domain could be registered under. */

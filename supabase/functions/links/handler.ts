@@ -3,11 +3,11 @@
  * routes.ts). In order, cheapest refusal first:
  *
  * 1. the route and method; who calls (a guest with the anon key, or a signed-in user);
- * 2. the body (request.ts): unknown fields, wrong types and the form's rules, per field;
- * 3. the destination's text (no I/O: hostile URLs stop here);
- * 4. for guests, CCPA and the bot check (guest.ts);
- * 5. our own and banned domains (one indexed query);
- * 6. the workspace and public.create_link in one transaction as the caller (guests: as the
+ * 2. the body (request.ts): unknown fields, wrong types, the form's rules and the destination's
+ *    text, per field (no I/O: hostile URLs stop here);
+ * 3. for guests, CCPA and the bot check (guest.ts);
+ * 4. our own and banned domains (one indexed query);
+ * 5. the workspace and public.create_link in one transaction as the caller (guests: as the
  *    service role, which is why the bot check comes first), random aliases drawn and retried.
  */
 import { AliasExhaustedError, type UniqueAliasOptions } from '../_shared/alias.ts';
@@ -18,7 +18,7 @@ import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { clientAddress, type TrustedProxies } from './client-address.ts';
 import { insertLink, type LinkDraft, resolvePlacement } from './create.ts';
-import { checkDomains, destinationShape, type DomainLookup } from './destination.ts';
+import { checkDomains, type DomainLookup } from './destination.ts';
 import { codedDatabaseError, fieldError, refusalFromDatabase } from './errors.ts';
 import { admitGuest, type GuestChecks } from './guest.ts';
 import { readLinkRequest } from './request.ts';
@@ -77,7 +77,6 @@ export function createLinksHandler(
     checkBodyTeam(workspace, input.team);
     if (guest && (workspace.kind !== 'own' || input.team !== null)) throw permissionDenied();
 
-    const shape = await destinationShape(input.url);
     if (guest) {
       await admitGuest(deps.guest, {
         clientIp: clientAddress(request.headers, deps.trustedProxies),
@@ -85,7 +84,7 @@ export function createLinksHandler(
         ccpaAccepted: input.ccpaAccepted,
       });
     }
-    const destination = await checkDomains(shape, deps.lookupDomains);
+    const destination = await checkDomains(input.destination, deps.lookupDomains);
 
     const draft: LinkDraft = {
       url: destination.url,

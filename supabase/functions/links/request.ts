@@ -5,7 +5,10 @@
  * are refused per field rather than ignored or coerced.
  */
 import { z } from 'zod';
+import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { linkCreateSchema } from '../../../shared/src/schemas/link.ts';
+import { destinationError, type SafeDestination } from '../_shared/url-safety.ts';
+import { checkShape } from './destination.ts';
 import { fieldError, fieldErrors, type FieldErrors } from './errors.ts';
 
 /** Far above any real form (the URL alone may take 8 KB): a bigger body is not a form. */
@@ -15,7 +18,8 @@ export const BODY_NOT_AN_OBJECT = 'The request body must be a JSON object.';
 export const BODY_TOO_LARGE = 'The request body must not be greater than 64 kilobytes.';
 
 export interface LinkRequest {
-  url: string;
+  /** The URL, normalised and judged safe from its text (destination.ts, step 1). */
+  destination: SafeDestination;
   domain: string;
   alias: string | null;
   description: string | null;
@@ -29,8 +33,19 @@ export interface LinkRequest {
   ccpaAccepted: boolean;
 }
 
+/**
+ * The URL as sent: required and text, and otherwise untouched. Trimming it here would hide a
+ * leading or trailing CR/LF, and the shared form check's scheme test would answer url_invalid
+ * where URL safety (destination.ts) answers url_not_allowed; URL safety judges the rest.
+ */
+const rawUrl = z
+  .string({ error: ERROR_CODES.url_required.message })
+  .refine((url) => url.trim() !== '', { error: ERROR_CODES.url_required.message, abort: true });
+
 function requestSchema(now: Date) {
-  return linkCreateSchema({ now }).extend({ ccpa_accepted: z.boolean().nullish() }).strict();
+  return linkCreateSchema({ now })
+    .extend({ url: rawUrl, ccpa_accepted: z.boolean().nullish() })
+    .strict();
 }
 
 const TYPE_WORDING: Readonly<Record<string, string>> = {
@@ -104,13 +119,24 @@ function parseObject(text: string): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-/** Validates a parsed body at `now` (the expiry window moves with the clock). */
-export function validateLinkRequest(body: unknown, now: Date): LinkRequest {
+/**
+ * Validates a parsed body at `now` (the expiry window moves with the clock). The URL's text is
+ * judged with the other fields (destination.ts, step 1), so one answer names every field at
+ * fault; a URL refused alone keeps its own code (url_not_allowed…).
+ */
+export async function validateLinkRequest(body: unknown, now: Date): Promise<LinkRequest> {
   const parsed = requestSchema(now).safeParse(body, { error: typeErrors });
-  if (!parsed.success) throw fieldErrors(422, 'validation_failed', errorsOf(parsed.error));
+  const errors = parsed.success ? {} : errorsOf(parsed.error);
+  const url = (body as Record<string, unknown> | null)?.url;
+  const shape = typeof url === 'string' && !errors.url ? await checkShape(url) : null;
+  if (shape && !shape.ok) {
+    if (Object.keys(errors).length === 0) throw destinationError(shape);
+    errors.url = [shape.message];
+  }
+  if (!parsed.success || !shape || !shape.ok) throw fieldErrors(422, 'validation_failed', errors);
   const value = parsed.data;
   return {
-    url: value.url,
+    destination: shape,
     domain: value.domain,
     alias: value.alias,
     description: value.description,
@@ -124,5 +150,5 @@ export function validateLinkRequest(body: unknown, now: Date): LinkRequest {
 
 /** Reads and validates the request's JSON body; refusals are 413 or 422 HttpErrors. */
 export async function readLinkRequest(request: Request, now: Date): Promise<LinkRequest> {
-  return validateLinkRequest(parseObject(await readText(request)), now);
+  return await validateLinkRequest(parseObject(await readText(request)), now);
 }
