@@ -74,8 +74,8 @@ export function createLinksHandler(
     if (!guest && !user) throw permissionDenied();
 
     const input = await readLinkRequest(request, deps.now());
-    checkBodyTeam(workspace, input.team);
     if (guest && (workspace.kind !== 'own' || input.team !== null)) throw permissionDenied();
+    checkBodyTeam(workspace, input.team);
 
     if (guest) {
       await admitGuest(deps.guest, {
