@@ -539,9 +539,11 @@ revoke all on public.analytics_shares from anon;
 revoke insert, update, delete, truncate, references, trigger on public.analytics_shares
   from authenticated;
 
+-- Supabase's default privileges grant every new function in public to anon explicitly.
 revoke execute on function public.link_analytics(uuid, text), public.account_analytics(uuid, text),
   public.share_link_analytics(uuid), public.unshare_link_analytics(uuid),
-  public.public_link_analytics(text, text), public.click_log_csv(uuid, uuid, text) from public;
+  public.public_link_analytics(text, text), public.click_log_csv(uuid, uuid, text)
+  from public, anon;
 grant execute on function public.link_analytics(uuid, text), public.account_analytics(uuid, text),
   public.share_link_analytics(uuid), public.unshare_link_analytics(uuid),
   public.click_log_csv(uuid, uuid, text) to authenticated, service_role;
