@@ -43,9 +43,9 @@ describe('FunctionCatalog', () => {
   });
 
   it('has no functions when the folder is missing', () => {
-    expect(new FunctionCatalog(path.join(os.tmpdir(), 'shortlane-no-such-dir')).names()).toEqual(
-      [],
-    );
+    // Inside a fresh folder of its own: the catalog also reads config.toml from the parent.
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'shortlane-catalog-'));
+    expect(new FunctionCatalog(path.join(parent, 'functions')).names()).toEqual([]);
   });
 
   it('verifies JWTs unless config.toml turns it off for that function', () => {
