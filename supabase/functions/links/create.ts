@@ -95,7 +95,13 @@ function callCreateLink(
   alias: string | null,
   aliasIsRandom: boolean,
 ) {
-  return tx<{ items: RpcCreatedItem[] }[]>`
+  // Marks this transaction as the edge function's own draw (see migration
+  // 20261122001095_trusted_alias_draw.sql); set_config's `true` keeps it local to the transaction.
+  const marked = aliasIsRandom
+    ? tx`select set_config('shortlane.trusted_alias_draw', 'on', true)`
+    : Promise.resolve();
+  return marked.then(() =>
+    tx<{ items: RpcCreatedItem[] }[]>`
     select public.create_link(
       p_url => ${draft.url},
       p_domain => ${draft.domain},
@@ -106,7 +112,8 @@ function callCreateLink(
       p_tags => ${draft.tags}::text[],
       p_description => ${draft.description},
       p_expires_at => ${draft.expiresAt}::timestamptz
-    ) as items`.then(([row]) => row?.items ?? []);
+    ) as items`.then(([row]) => row?.items ?? []),
+  );
 }
 
 /** The RPC's answer to a random alias that is taken: draw again. */

@@ -15,6 +15,7 @@ import {
 import {
   asServiceRole,
   callCreateLink,
+  callRpc,
   createDomain,
   createdAlias,
   createLink,
@@ -483,6 +484,38 @@ describe('create_link: the alias', () => {
       await expectLinkError(
         createAs(db, user, { domain: domain.domain, alias: 'My-Brand', aliasIsRandom: true }),
         'alias_invalid',
+      );
+    }));
+});
+
+describe('create_link: who may claim a random alias', () => {
+  it('a direct API call claiming a random alias is treated as choosing it (plan check applies)', () =>
+    withRollback(pool, async (db) => {
+      const user = await creator(db);
+      const domain = await createDomain(db, { allowForGuests: true });
+      // No transaction mark from the links edge function: the claim is not trusted.
+      await expectLinkError(
+        asActor(db, user.id, (as) =>
+          callRpc(as, 'create_link', {
+            p_url: URL,
+            p_domain: domain.domain,
+            p_alias: 'a1b2c3d4',
+            p_alias_is_random: true,
+          }),
+        ),
+        'custom_alias_not_allowed',
+      );
+    }));
+
+  it('the unguarded body is not reachable through the API roles', () =>
+    withRollback(pool, async (db) => {
+      const user = await creator(db);
+      await expectRefused(
+        asActor(db, user.id, (as) =>
+          as.query(
+            `select app.create_link_unguarded('https://example.com', 'x', null, true, null, null, null, null, null)`,
+          ),
+        ),
       );
     }));
 });

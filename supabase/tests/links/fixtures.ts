@@ -216,7 +216,7 @@ export interface CreatedItem {
 }
 
 /** Calls an RPC with named arguments, passing only those given. */
-async function callRpc<T>(
+export async function callRpc<T>(
   client: pg.ClientBase,
   name: string,
   params: Record<string, unknown>,
@@ -241,6 +241,10 @@ export async function callCreateLink(
       value,
     ]),
   );
+  // A random alias is only trusted from the links edge function, which marks its transaction.
+  if (args.aliasIsRandom) {
+    await client.query(`select set_config('shortlane.trusted_alias_draw', 'on', true)`);
+  }
   return callRpc<CreatedItem[]>(client, 'create_link', params);
 }
 
