@@ -286,6 +286,12 @@ function cases(s: Subject): Case[] {
       params: [s.accountId, s.aliasFragment],
     },
     {
+      name: 'search: word in 5% of links "podcast" (first 50)',
+      targetMs: 20,
+      sql: `select id from public.search_links($1, 'podcast')`,
+      params: [s.accountId],
+    },
+    {
       name: 'search: common word "newsletter" (first 50)',
       targetMs: 20,
       sql: `select id from public.search_links($1, 'newsletter')`,

@@ -7,6 +7,10 @@
 -- the RPCs of migration 000230 (which check every rule of the create form) and by staff in the
 -- kiosk; API users only read them here.
 
+-- Substring search within one account reads one GIN index holding both the account and the
+-- trigrams (a multicolumn GIN index also serves either column alone, e.g. staff's global search).
+create extension if not exists btree_gin with schema extensions;
+
 -- ---------------------------------------------------------------------------------------------
 -- Reference data: reserved aliases and operation costs (read by everyone, kept by staff).
 
@@ -61,10 +65,11 @@ create table public.long_urls (
   unique (id, account_id)
 );
 comment on column public.long_urls.account_id is 'Null for guests'' links.';
--- md5 keeps the key short for long URLs; the RPC compares the url itself too.
+-- md5 keeps the key short for long URLs.
 create unique index long_urls_account_url_idx on public.long_urls (account_id, md5(url))
   nulls not distinct;
-create index long_urls_url_trgm_idx on public.long_urls using gin (url extensions.gin_trgm_ops);
+create index long_urls_account_url_trgm_idx on public.long_urls
+  using gin (account_id, url extensions.gin_trgm_ops);
 create index long_urls_host_idx on public.long_urls (host);
 
 -- ---------------------------------------------------------------------------------------------
@@ -100,7 +105,8 @@ comment on column public.aliases.status is
   'deleted (soft), terminated (by staff), archived, or one of the active states: active, no_affiliate, can_affiliate.';
 -- A 50-row page of an account's links, newest first.
 create index aliases_account_page_idx on public.aliases (account_id, created_at desc, id desc);
-create index aliases_alias_trgm_idx on public.aliases using gin ((alias::text) extensions.gin_trgm_ops);
+create index aliases_account_alias_trgm_idx on public.aliases
+  using gin (account_id, (alias::text) extensions.gin_trgm_ops);
 create index aliases_long_url_id_idx on public.aliases (long_url_id);
 create index aliases_created_by_idx on public.aliases (created_by);
 create index aliases_organization_id_idx on public.aliases (organization_id, created_at desc);
@@ -427,8 +433,31 @@ as $$
   where app.account_has_feature(a.id, p_feature)
 $$;
 
+-- The links (and their long URLs) made in organizations the caller supervises. Functions rather
+-- than subqueries in the policies: the planner then costs them once (ROWS says they are few)
+-- instead of pricing a subquery on aliases into every index lookup, which made it scan whole
+-- tables for a 50-row page.
+create function app.supervised_alias_ids() returns setof uuid
+language sql stable security definer
+set search_path = ''
+rows 100
+as $$
+  select a.id from public.aliases a
+  where a.organization_id in (select app.supervised_organization_ids())
+$$;
+
+create function app.supervised_long_url_ids() returns setof uuid
+language sql stable security definer
+set search_path = ''
+rows 100
+as $$
+  select a.long_url_id from public.aliases a
+  where a.organization_id in (select app.supervised_organization_ids())
+$$;
+
 grant execute on function app.alias_is_active(text), app.api_token_abilities(),
-  app.supervised_organization_ids(), app.accounts_with_permission_and_feature(text, text)
+  app.supervised_organization_ids(), app.accounts_with_permission_and_feature(text, text),
+  app.supervised_alias_ids(), app.supervised_long_url_ids()
   to authenticated, service_role;
 
 -- ---------------------------------------------------------------------------------------------
@@ -505,10 +534,7 @@ create policy "Members can read their accounts' long URLs" on public.long_urls
 
 create policy "Supervisors can read long URLs of links made in their organization" on public.long_urls
   for select to authenticated
-  using (id in (
-    select a.long_url_id from public.aliases a
-    where a.organization_id in (select app.supervised_organization_ids())
-  ));
+  using (id in (select app.supervised_long_url_ids()));
 
 create policy "Staff can manage every long URL" on public.long_urls
   for all to authenticated
@@ -543,10 +569,7 @@ create policy "Members can read their accounts' link tags" on public.alias_tags
 
 create policy "Supervisors can read tags of links made in their organization" on public.alias_tags
   for select to authenticated
-  using (alias_id in (
-    select a.id from public.aliases a
-    where a.organization_id in (select app.supervised_organization_ids())
-  ));
+  using (alias_id in (select app.supervised_alias_ids()));
 
 create policy "Staff can manage every link tag" on public.alias_tags
   for all to authenticated

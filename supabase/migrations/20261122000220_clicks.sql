@@ -292,10 +292,7 @@ create policy "Members can read their links' hourly stats" on public.click_stats
 
 create policy "Supervisors can read hourly stats of links made in their organization" on public.click_stats_hourly
   for select to authenticated
-  using (alias_id in (
-    select a.id from public.aliases a
-    where a.organization_id in (select app.supervised_organization_ids())
-  ));
+  using (alias_id in (select app.supervised_alias_ids()));
 
 create policy "Staff can read every link's hourly stats" on public.click_stats_hourly
   for select to authenticated

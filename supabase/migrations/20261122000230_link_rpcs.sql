@@ -726,34 +726,78 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- search_links: an account's links whose alias or destination contains the query (trigram
--- indexes), newest first. Security invoker: row-level security decides what the caller sees.
+-- search_links: an account's links whose alias or destination contains the query, newest first.
+--
+-- Security definer with its own check (the caller reads the account's links, or is staff):
+-- under row-level security ILIKE, which is not leakproof, may not run inside an index scan, so
+-- the trigram indexes would go unused and every search would read the whole account.
+--
+-- Two strategies: a frequent term is found soonest by reading the account's newest links in
+-- order until the page is full; a rare one through the trigram indexes (which, for a frequent
+-- term, would fetch and sort thousands of matches). The first runs with a budget of links read,
+-- and hands over to the second when the budget runs out before the page is full.
 
 create function public.search_links(p_account_id uuid, p_query text, p_limit integer default 50)
 returns setof public.aliases
-language sql stable
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  with pattern as (
-    -- The query matches literally: % and _ are not wildcards here.
-    select '%' || replace(replace(replace(btrim(p_query), '\', '\\'), '%', '\%'), '_', '\_') || '%'
-      as value
-  ),
-  hits as (
-    select a.id from public.aliases a, pattern p
-    where a.account_id = p_account_id and a.alias::text ilike p.value
-    union
-    select a.id
-    from public.long_urls u
-    join public.aliases a on a.long_url_id = u.id
-    cross join pattern p
-    where u.account_id = p_account_id and u.url ilike p.value
-  )
-  select a.*
-  from public.aliases a
-  where a.id in (select h.id from hits h) and a.status <> 'deleted'
-  order by a.created_at desc, a.id desc
-  limit least(greatest(coalesce(p_limit, 50), 1), 200)
+declare
+  -- The query matches literally: % and _ are not wildcards here.
+  v_pattern text := '%' || replace(replace(replace(btrim(coalesce(p_query, '')), '\', '\\'),
+    '%', '\%'), '_', '\_') || '%';
+  v_limit integer := least(greatest(coalesce(p_limit, 50), 1), 200);
+  v_budget constant integer := 500;
+  v_read integer := 0;
+  v_ids uuid[] := '{}';
+  v_link record;
+begin
+  if p_account_id is null
+    or not (app.has_permission(p_account_id, 'links.read') or app.is_staff()) then
+    return;
+  end if;
+
+  -- A loop over a query reads through a cursor: only the rows it gets to. The limit keeps the
+  -- plan an ordered index walk rather than a sort of the whole account.
+  for v_link in
+    select a.id, a.alias::text as alias, u.url
+    from public.aliases a
+    join public.long_urls u on u.id = a.long_url_id
+    where a.account_id = p_account_id and a.status <> 'deleted'
+    order by a.created_at desc, a.id desc
+    limit v_budget
+  loop
+    v_read := v_read + 1;
+    if v_link.alias ilike v_pattern or v_link.url ilike v_pattern then
+      v_ids := v_ids || v_link.id;
+      exit when cardinality(v_ids) >= v_limit;
+    end if;
+    exit when v_read >= v_budget;
+  end loop;
+  -- A full page, or every link read: the answer is complete.
+  if cardinality(v_ids) >= v_limit or v_read < v_budget then
+    return query
+      select a.* from public.aliases a where a.id = any (v_ids)
+      order by a.created_at desc, a.id desc;
+    return;
+  end if;
+
+  return query
+    select a.*
+    from public.aliases a
+    where a.id in (
+        select x.id from public.aliases x
+        where x.account_id = p_account_id and x.alias::text ilike v_pattern
+        union
+        select x.id
+        from public.long_urls u
+        join public.aliases x on x.long_url_id = u.id
+        where u.account_id = p_account_id and u.url ilike v_pattern
+      )
+      and a.status <> 'deleted'
+    order by a.created_at desc, a.id desc
+    limit v_limit;
+end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
