@@ -1,5 +1,6 @@
 /**
- * kiosk-impersonate: staff see the portal as a user sees it, and come back.
+ * kiosk-impersonate: staff see the portal as a user sees it, and come back (token.ts: the
+ * token's `impersonator` and `impersonation_id` claims).
  *
  *   POST { action: "start", user_id }  (a staff member's token)
  *     → { access_token, token_type, expires_in, expires_at, impersonation_id, user }
@@ -88,6 +89,7 @@ async function stop(request: Request) {
   if (!impersonator || typeof claims.sub !== 'string') {
     throw new HttpError(422, 'This session is not an impersonation', 'not_impersonating');
   }
+  if (!Number.isInteger(impersonator.impersonation_id)) throw permissionDenied();
   const [started] = await sql()<{ id: string }[]>`
     select id from public.kiosk_audit_log
     where id = ${impersonator.impersonation_id} and action = 'impersonation.started'

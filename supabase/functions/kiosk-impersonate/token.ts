@@ -1,8 +1,8 @@
 /**
  * The impersonation token: an access token for the target user, signed with the project's JWT
- * secret (HS256, as Auth signs), with the impersonating staff member named in
- * app_metadata.impersonator. It belongs to no Auth session, so it cannot be refreshed: the
- * impersonation ends when it expires.
+ * secret (HS256, as Auth signs), naming the impersonating staff member in an `impersonator`
+ * claim (their user id) and the audit log row in `impersonation_id`. It belongs to no Auth
+ * session, so it cannot be refreshed: the impersonation ends when it expires.
  */
 import type { User } from '@supabase/supabase-js';
 import type { Impersonator } from '../_shared/kiosk/staff.ts';
@@ -40,7 +40,8 @@ export interface ImpersonationToken {
 /**
  * The claims Auth puts in a user's access token (iss, sub, aud, exp, iat, email, phone,
  * app_metadata, user_metadata, role, aal, amr, is_anonymous), without session_id, at aal1 (an
- * impersonation never passes the user's second factor), with `impersonation` as the method.
+ * impersonation never passes the user's second factor), with `impersonation` as the method;
+ * plus `impersonator` and `impersonation_id`.
  */
 export async function impersonationToken(options: {
   secret: string;
@@ -60,12 +61,14 @@ export async function impersonationToken(options: {
     iat: issuedAt,
     email: user.email ?? '',
     phone: user.phone ?? '',
-    app_metadata: { ...user.app_metadata, impersonator: options.impersonator },
+    app_metadata: user.app_metadata ?? {},
     user_metadata: user.user_metadata ?? {},
     role: user.role || 'authenticated',
     aal: 'aal1',
     amr: [{ method: 'impersonation', timestamp: issuedAt }],
     is_anonymous: user.is_anonymous ?? false,
+    impersonator: options.impersonator.user_id,
+    impersonation_id: options.impersonator.impersonation_id,
   });
   return {
     access_token,

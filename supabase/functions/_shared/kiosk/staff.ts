@@ -15,18 +15,21 @@ export interface StaffMember {
 
 export const permissionDenied = () => new HttpError(403, 'Permission denied', 'permission_denied');
 
-/** The impersonation a token carries (see kiosk-impersonate), or null. */
+/**
+ * The impersonation a token carries (see kiosk-impersonate), or null: its `impersonator` claim
+ * (the staff member's user id, which the portal reads to offer "Back To My Account") and its
+ * `impersonation_id` claim (the kiosk_audit_log row that recorded the start).
+ */
 export function impersonationClaim(claims: Record<string, unknown>): Impersonator | null {
-  const appMetadata = claims.app_metadata;
-  if (typeof appMetadata !== 'object' || appMetadata === null) return null;
-  const impersonator = (appMetadata as Record<string, unknown>).impersonator;
-  if (typeof impersonator !== 'object' || impersonator === null) return null;
-  const { user_id, impersonation_id } = impersonator as Record<string, unknown>;
-  if (typeof user_id !== 'string' || typeof impersonation_id !== 'number') return null;
-  return { user_id, impersonation_id };
+  const { impersonator, impersonation_id } = claims;
+  // Any impersonator claim at all marks the token, even a malformed one: never staff.
+  if (impersonator === undefined || impersonator === null) return null;
+  if (typeof impersonator !== 'string' || typeof impersonation_id !== 'number') {
+    return { user_id: String(impersonator), impersonation_id: Number.NaN };
+  }
+  return { user_id: impersonator, impersonation_id };
 }
 
-/** The `impersonator` claim in app_metadata of an impersonation token. */
 export interface Impersonator {
   /** The staff member who started the impersonation. */
   user_id: string;
