@@ -265,7 +265,7 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 -- bulk_create_links: one chunk of a job's rows, as jsonb
 --   [{ "row": 2, "url": "https://…", "domains": ["a.example.com", "example.com", "com"],
---      "alias": "spring" | null, "tags": ["news"] }, …]
+--      "alias": "spring" | null, "random_alias": "a1B2c3D" | null, "tags": ["news"] }, …]
 -- (url already normalised and checked for safety by the function, domains = its host and parent
 -- domains, tags already normalised). create_link's rules are applied to all rows at once, in
 -- create_link's order, the first failing rule naming each refused row; the rows that pass become
@@ -319,46 +319,59 @@ begin
     domains text[] not null,
     alias text,
     drawn boolean not null,
+    -- For a drawn alias: the function's first draw (randomAlias: 7 base62 characters).
+    first_draw text,
     tags text[] not null,
     error_field text,
     error_code text,
     long_url_id uuid,
     alias_id uuid
   ) on commit drop;
-  insert into pg_temp.bulk_rows (row_number, url, domains, alias, drawn, tags)
+  insert into pg_temp.bulk_rows (row_number, url, domains, alias, drawn, first_draw, tags)
   select r."row", r.url, coalesce(r.domains, '{}'), nullif(btrim(r.alias), ''),
-    nullif(btrim(r.alias), '') is null, coalesce(r.tags, '{}')
+    nullif(btrim(r.alias), '') is null, r.random_alias, coalesce(r.tags, '{}')
   from jsonb_to_recordset(p_rows) as r("row" integer, url text, domains text[], alias text,
-    tags text[]);
+    random_alias text, tags text[]);
   get diagnostics v_row_count = row_count;
+  -- Statistics for the planner: without them it guesses one row and joins the chunk to itself
+  -- by nested loops (a million comparisons per thousand rows).
+  analyze pg_temp.bulk_rows;
 
-  -- The destination (create_link: app.check_destination): the stored form fits long_urls, no
-  -- banned domain or subdomain of one, no link to our own domains.
-  update pg_temp.bulk_rows r set error_field = 'url', error_code = 'url_invalid'
-  where r.url !~* '^https?://' or char_length(r.url) > 2048;
-  update pg_temp.bulk_rows r set error_field = 'url', error_code = 'url_banned'
-  where r.error_code is null
-    and exists (select 1 from public.banned_domains b where b.domain = any (r.domains));
-  update pg_temp.bulk_rows r set error_field = 'url', error_code = 'url_not_allowed'
-  where r.error_code is null
-    and exists (select 1 from public.domains d where d.domain = any (r.domains));
-
-  -- A chosen alias (create_link: app.check_custom_alias_allowed, app.check_alias): allowed for
-  -- this caller, well formed, not reserved, free on the domain and not chosen by an earlier row.
-  update pg_temp.bulk_rows r set error_field = 'alias', error_code = v_alias_refusal
-  where r.error_code is null and not r.drawn and v_alias_refusal is not null;
-  update pg_temp.bulk_rows r set error_field = 'alias', error_code = 'alias_invalid'
-  where r.error_code is null and not r.drawn and r.alias !~ '^[A-Za-z0-9_-]{1,50}$';
-  update pg_temp.bulk_rows r set error_field = 'alias', error_code = 'alias_reserved'
-  where r.error_code is null and not r.drawn and exists (
-    select 1 from public.reserved_aliases ra
-    where ra.alias operator(extensions.=) r.alias::extensions.citext
-  );
-  update pg_temp.bulk_rows r set error_field = 'alias', error_code = 'alias_taken'
-  where r.error_code is null and not r.drawn and exists (
-    select 1 from public.aliases a
-    where a.domain_id = v_job.domain_id and a.alias operator(extensions.=) r.alias::extensions.citext
-  );
+  -- The rules of one row, in create_link's order; the first that fails names the row's error.
+  -- The destination (app.check_destination): the stored form fits long_urls, no banned domain
+  -- or subdomain of one, no link to our own domains. A chosen alias (app.check_custom_alias_
+  -- allowed, app.check_alias): allowed for this caller, well formed, not reserved, free on the
+  -- domain. Tags need the plan's use_tags (their format was checked by the function).
+  update pg_temp.bulk_rows r
+  set error_code = e.code,
+    error_field = case when e.code like 'url\_%' then 'url' else 'alias' end
+  from (
+    select b.row_number,
+      case
+        when b.url !~* '^https?://' or char_length(b.url) > 2048 then 'url_invalid'
+        when exists (select 1 from public.banned_domains bd where bd.domain = any (b.domains))
+          then 'url_banned'
+        when exists (select 1 from public.domains d where d.domain = any (b.domains))
+          then 'url_not_allowed'
+        when b.drawn then null
+        when v_alias_refusal is not null then v_alias_refusal
+        when b.alias !~ '^[A-Za-z0-9_-]{1,50}$' then 'alias_invalid'
+        when exists (
+          select 1 from public.reserved_aliases ra
+          where ra.alias operator(extensions.=) b.alias::extensions.citext
+        ) then 'alias_reserved'
+        when exists (
+          select 1 from public.aliases a
+          where a.domain_id = v_job.domain_id
+            and a.alias operator(extensions.=) b.alias::extensions.citext
+        ) then 'alias_taken'
+      end as code
+    from pg_temp.bulk_rows b
+  ) as e
+  where r.row_number = e.row_number and e.code is not null;
+  update pg_temp.bulk_rows r set error_field = 'tags', error_code = 'tags_not_allowed'
+  where r.error_code is null and cardinality(r.tags) > 0 and not v_tags_allowed;
+  -- A chosen alias may appear once in the file: later rows with it are taken.
   update pg_temp.bulk_rows r set error_field = 'alias', error_code = 'alias_taken'
   from (
     select b.row_number,
@@ -366,10 +379,6 @@ begin
     from pg_temp.bulk_rows b where b.error_code is null and not b.drawn
   ) as repeated
   where r.row_number = repeated.row_number and repeated.nth > 1;
-
-  -- Tags need the plan's use_tags (their format was checked by the function).
-  update pg_temp.bulk_rows r set error_field = 'tags', error_code = 'tags_not_allowed'
-  where r.error_code is null and cardinality(r.tags) > 0 and not v_tags_allowed;
 
   -- Plan limits, then credits: the first rows in file order get what is left.
   v_capacity := app.link_capacity(v_job.account_id, v_domain.kind <> 'common');
@@ -411,14 +420,19 @@ begin
   from stored s
   where s.url = r.url and r.error_code is null;
 
-  -- Aliases: chosen ones as given, the others drawn (app.random_alias, as create_link draws).
-  -- Each round inserts every pending row whose alias is unique in the round; a drawn alias that
+  -- Aliases: chosen ones as given, the others drawn (first by the function, then again by
+  -- app.random_alias, as create_link draws). Each round inserts every pending row whose alias is unique in the round; a drawn alias that
   -- collides (with a link or another row) is drawn again next round, a chosen one that lost a
   -- race with another creator is taken.
   loop
     v_round := v_round + 1;
     with candidates as (
-      select r.row_number, r.long_url_id, coalesce(r.alias, app.random_alias()) as alias
+      select r.row_number, r.long_url_id,
+        coalesce(
+          r.alias,
+          case when v_round = 1 and r.first_draw ~ '^[A-Za-z0-9]{7,50}$' then r.first_draw end,
+          app.random_alias()
+        ) as alias
       from pg_temp.bulk_rows r
       where r.error_code is null and r.alias_id is null
     ), unique_candidates as (

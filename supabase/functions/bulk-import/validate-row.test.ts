@@ -12,9 +12,17 @@ Deno.test('a good row is normalised: url, host and parent domains, alias, tags',
       url: 'https://sub.example.com/a?b=1',
       domains: ['sub.example.com', 'example.com', 'com'],
       alias: 'spring',
+      random_alias: null,
       tags: ['news', 'sport'],
     },
   });
+});
+
+Deno.test('a row without an alias gets a first random draw: 7 base62 characters', async () => {
+  const check = await checkRow(row('https://a.example/'));
+  assert.ok(check.ok);
+  assert.equal(check.row.alias, null);
+  assert.match(check.row.random_alias ?? '', /^[0-9A-Za-z]{7}$/);
 });
 
 Deno.test("hostile destinations become the row's url error", async () => {

@@ -6,6 +6,7 @@
  * set-based by app.bulk_create_links.
  */
 import { validateTags } from '../../../shared/src/validation/tags.ts';
+import { randomAlias } from '../_shared/alias.ts';
 import { checkDestination, domainAndParents } from '../_shared/url-safety.ts';
 import type { BulkRow } from './rows.ts';
 
@@ -18,6 +19,8 @@ export interface PreparedRow {
   /** The destination's host and its parent domains, for the banned and own-domain checks. */
   domains: string[];
   alias: string | null;
+  /** A first draw for a row without an alias (the database draws again on a collision). */
+  random_alias: string | null;
   tags: string[];
 }
 
@@ -43,6 +46,7 @@ export async function checkRow(row: BulkRow): Promise<RowCheck> {
       url: destination.url,
       domains: domainAndParents(destination.host),
       alias: row.alias === '' ? null : row.alias,
+      random_alias: row.alias === '' ? randomAlias() : null,
       tags: tags.tags,
     },
   };

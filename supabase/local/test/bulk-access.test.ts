@@ -173,7 +173,9 @@ describe('the result CSV and the stored files', () => {
       ),
     ]);
     expect(lines[5]).toMatch(
-      new RegExp(`^6,https://result-\\w+\\.example/,([a-z0-9]{8}),http://${domain}/\\1,,created,$`),
+      new RegExp(
+        `^6,https://result-\\w+\\.example/,([A-Za-z0-9]{7}),http://${domain}/\\1,,created,$`,
+      ),
     );
   });
 

@@ -66,7 +66,7 @@ describe.each(['csv', 'xlsx', 'ods', 'xls'] as const)('a %s file', (type) => {
           organization_id: null,
         },
         {
-          alias: expect.stringMatching(/^[a-z0-9]{8}$/),
+          alias: expect.stringMatching(/^[A-Za-z0-9]{7}$/),
           url: `https://${suffix}.example.com/two`,
           is_main: true,
           tags: [],
@@ -141,7 +141,7 @@ describe('mixed good and bad rows', () => {
         },
         { alias: `dup-${tag}`, url: `https://good-${tag}.example/e`, is_main: true, tags: [] },
         {
-          alias: expect.stringMatching(/^[a-z0-9]{8}$/),
+          alias: expect.stringMatching(/^[A-Za-z0-9]{7}$/),
           url: `https://good-${tag}.example/a`,
           is_main: false,
           tags: [],
