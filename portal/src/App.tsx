@@ -1,26 +1,24 @@
-import { MantineProvider } from '@mantine/core';
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { QueryClientProvider } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { BaseProviders, StateProviders } from './AppProviders.tsx';
 import { SupabaseAuthProvider } from './auth/SupabaseAuthProvider.tsx';
 import { createQueryClient } from './lib/queryClient.ts';
+import type { PortalServices } from './lib/services.ts';
 import { routes } from './routes/routeTable.tsx';
-import { themeProps } from './theme.ts';
 
-export function App({ supabase }: { supabase: SupabaseClient }) {
+export function App({ services }: { services: PortalServices }) {
   const [queryClient] = useState(createQueryClient);
   const [router] = useState(() => createBrowserRouter(routes));
-  // Nothing cached for one user may be shown to the next.
+  // Nothing cached for one user may be shown to the next; this is also the state refresh.
   const forgetCachedData = useCallback(() => queryClient.clear(), [queryClient]);
 
   return (
-    <MantineProvider {...themeProps}>
-      <QueryClientProvider client={queryClient}>
-        <SupabaseAuthProvider client={supabase} onSignedOut={forgetCachedData}>
+    <BaseProviders services={services} queryClient={queryClient}>
+      <SupabaseAuthProvider client={services.supabase} onSignedOut={forgetCachedData}>
+        <StateProviders>
           <RouterProvider router={router} />
-        </SupabaseAuthProvider>
-      </QueryClientProvider>
-    </MantineProvider>
+        </StateProviders>
+      </SupabaseAuthProvider>
+    </BaseProviders>
   );
 }

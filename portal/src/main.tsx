@@ -1,23 +1,45 @@
 import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ConfigErrorScreen } from './components/ConfigErrorScreen.tsx';
+import { readPortalConfig } from './lib/config.ts';
 import { envCheck } from './lib/env.ts';
-import { createSupabaseClient } from './lib/supabase.ts';
+import { createPortalServices, type PortalServices } from './lib/services.ts';
+import { takeFlashFromUrl } from './state/flash.ts';
 import { themeProps } from './theme.ts';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element.');
 
+function start(): { services: PortalServices } | { problems: string[] } {
+  if (!envCheck.ok) return { problems: envCheck.problems };
+  try {
+    const config = readPortalConfig(import.meta.env, envCheck.env.supabaseUrl);
+    const services = createPortalServices({ env: envCheck.env, config });
+    // An auth redirect's error is said once, then taken out of the address.
+    const { flash, cleanUrl } = takeFlashFromUrl(new URL(window.location.href));
+    if (flash) {
+      services.flash.push(flash);
+      window.history.replaceState(window.history.state, '', cleanUrl);
+    }
+    return { services };
+  } catch (error) {
+    return { problems: [error instanceof Error ? error.message : String(error)] };
+  }
+}
+
+const started = start();
+
 createRoot(container).render(
   <StrictMode>
-    {envCheck.ok ? (
-      <App supabase={createSupabaseClient(envCheck.env)} />
+    {'services' in started ? (
+      <App services={started.services} />
     ) : (
       <MantineProvider {...themeProps}>
-        <ConfigErrorScreen app="The Shortlane portal" problems={envCheck.problems} />
+        <ConfigErrorScreen app="The Shortlane portal" problems={started.problems} />
       </MantineProvider>
     )}
   </StrictMode>,

@@ -1,9 +1,24 @@
+import type { Database } from '@shortlane/shared/database.types.ts';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import type { SupabaseEnv } from '@shortlane/shared/supabase-env.ts';
 
-/** The portal's one Supabase client; the session persists in localStorage and refreshes itself. */
-export function createSupabaseClient(env: SupabaseEnv): SupabaseClient {
-  return createClient(env.supabaseUrl, env.supabaseAnonKey, {
-    auth: { persistSession: true, autoRefreshToken: true, detectSessionInUrl: true },
+/** The portal's Supabase client, typed by the generated database types. */
+export type PortalSupabase = SupabaseClient<Database>;
+
+export interface SupabaseClientOptions {
+  /** Every request goes through it: the global response handler. */
+  fetch: typeof fetch;
+  /** Off in tests, where no session may leak from one test into the next. */
+  persistSession?: boolean;
+}
+
+/** The session persists in localStorage and refreshes itself; tokens in a URL are picked up. */
+export function createSupabaseClient(
+  env: SupabaseEnv,
+  { fetch, persistSession = true }: SupabaseClientOptions,
+): PortalSupabase {
+  return createClient<Database>(env.supabaseUrl, env.supabaseAnonKey, {
+    auth: { persistSession, autoRefreshToken: persistSession, detectSessionInUrl: persistSession },
+    global: { fetch },
   });
 }

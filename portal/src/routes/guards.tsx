@@ -1,31 +1,61 @@
-import type { ReactNode } from 'react';
-import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
+import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
+import { useEffect, type ReactNode } from 'react';
+import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext.ts';
 import { PageLoader } from '../components/PageLoader.tsx';
-import { loginPathFor, paths, RETURN_PARAM, safeReturnPath } from './paths.ts';
+import { StateErrorPage } from '../components/StateErrorPage.tsx';
+import { useTeamBySlugQuery } from '../data/teams-query.ts';
+import { useNotify } from '../lib/servicesContext.ts';
+import { useAppState } from '../state/appState.ts';
+import { decideAccess, type AccessInput } from './access.ts';
 
-/** Pages for signed-in users: a guest goes to the login page, which brings them back here. */
-export function RequireLogin({ children }: { children: ReactNode }) {
-  const { status } = useAuth();
-  const location = useLocation();
-  if (status === 'loading') return <PageLoader />;
-  if (status === 'guest') {
-    return <Navigate to={loginPathFor(location.pathname + location.search)} replace />;
-  }
-  return children;
+interface Props {
+  route: AccessInput['route'];
+  children: ReactNode;
 }
 
-/**
- * Pages for guests only (login, register…): a signed-in user goes to the homepage, or to the
- * page they were sent to log in for. That is also how a successful login moves on.
- */
-export function GuestOnly({ children }: { children: ReactNode }) {
+/** Looks the route's team up only for routes that need it to exist. */
+function useTeamPresence(needed: boolean): AccessInput['team'] {
+  const { org = '', team = '' } = useParams();
+  const query = useTeamBySlugQuery(org, team, needed);
+  if (!needed) return undefined;
+  if (query.isPending) return 'loading';
+  return query.data ? 'found' : 'missing';
+}
+
+function RedirectWithNotice({ to, notice }: { to: string; notice: string }) {
+  const notify = useNotify();
+  useEffect(() => {
+    notify({ message: notice, durationMs: NOTICE_DURATION_MS.default, tone: 'error' });
+  }, [notify, notice]);
+  return <Navigate to={to} replace />;
+}
+
+/** Renders the page, a loader while access is undecided, or the redirect the guards ask for. */
+export function RouteGuard({ route, children }: Props) {
   const { status } = useAuth();
-  const [searchParams] = useSearchParams();
-  if (status === 'loading') return <PageLoader />;
-  if (status === 'signedIn') {
-    const target = safeReturnPath(searchParams.get(RETURN_PARAM)) ?? paths.homepage;
-    return <Navigate to={target} replace />;
+  const state = useAppState();
+  const location = useLocation();
+  const team = useTeamPresence(route.guards.includes('teamExists') && status === 'signedIn');
+  const decision = decideAccess({
+    route,
+    authStatus: status,
+    state,
+    target: location.pathname + location.search,
+    team,
+  });
+  switch (decision.kind) {
+    case 'allow':
+      return children;
+    case 'wait':
+      return <PageLoader />;
+    case 'error':
+      return <StateErrorPage onRetry={state.retry} />;
+    case 'redirect':
+      return decision.notice ? (
+        <RedirectWithNotice to={decision.to} notice={decision.notice} />
+      ) : (
+        <Navigate to={decision.to} replace />
+      );
   }
-  return children;
 }

@@ -1,54 +1,604 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, Outlet, type RouteObject } from 'react-router-dom';
-import { PageLoader } from '../components/PageLoader.tsx';
-import { GuestOnly, RequireLogin } from './guards.tsx';
-import { paths, type RouteName } from './paths.ts';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { Navigate, useLocation, useParams, type RouteObject } from 'react-router-dom';
+import { RootLayout } from '../layout/RootLayout.tsx';
+import type { PortalConfig } from '../lib/config.ts';
+import { ExternalRedirect } from './ExternalRedirect.tsx';
+import { CurrentRouteContext } from './currentRoute.ts';
+import type { Guard } from './access.ts';
+import { RouteGuard } from './guards.tsx';
+import { href, paths, type RouteName, type RouteParams } from './paths.ts';
 
-/** Who may open a page: anyone, only guests, or only signed-in users. */
-export type Access = 'public' | 'guest' | 'login';
+/** What a route shows: a built page, or a placeholder saying what will be there. */
+type Screen =
+  | { kind: 'page'; component: LazyExoticComponent<ComponentType> }
+  | { kind: 'placeholder'; title: string; summary: string };
 
-interface AppRoute {
+export interface PageRoute {
   name: RouteName;
-  access: Access;
-  page: LazyExoticComponent<ComponentType>;
+  guards: readonly Guard[];
+  screen: Screen;
 }
 
-/** The portal's pages, each loaded on first visit. Mirrors the spec's /app/... routes. */
-export const ROUTES: readonly AppRoute[] = [
+const page = (load: () => Promise<{ default: ComponentType }>): Screen => ({
+  kind: 'page',
+  component: lazy(load),
+});
+const soon = (title: string, summary: string): Screen => ({ kind: 'placeholder', title, summary });
+
+// Each page module is loaded on first visit; pages that serve several routes read which one
+// from CurrentRouteContext.
+const HomePage = page(() => import('../pages/HomePage/HomePage.tsx'));
+const LoginPage = page(() => import('../pages/LoginPage/LoginPage.tsx'));
+const PricingPage = page(() => import('../pages/PricingPage/PricingPage.tsx'));
+const FeaturePage = page(() => import('../pages/FeaturePage/FeaturePage.tsx'));
+const LegalPage = page(() => import('../pages/LegalPage/LegalPage.tsx'));
+const SalePage = page(() => import('../pages/SalePage/SalePage.tsx'));
+const CareersPage = page(() => import('../pages/CareersPage/CareersPage.tsx'));
+// Impersonation (features/impersonation): the kiosk's hand-over, and "Back To My Account".
+const StartImpersonationPage = page(
+  () => import('../features/impersonation/StartImpersonationPage.tsx'),
+);
+const StopImpersonatingPage = page(
+  () => import('../features/impersonation/StopImpersonatingPage.tsx'),
+);
+const PlaceholderPage = lazy(() => import('../pages/PlaceholderPage/PlaceholderPage.tsx'));
+
+const LOGIN = ['login'] as const;
+const GUEST = ['guest'] as const;
+const TEAM = ['login', 'teams', 'teamExists'] as const;
+const DEVELOPER = ['login', 'developer'] as const;
+const PUBLIC = [] as const;
+
+/** Every page of app-shell 2 with its guards. Screens of later issues say what they will be. */
+export const PAGE_ROUTES: readonly PageRoute[] = [
+  // --- Public and general ---
+  { name: 'homepage', guards: PUBLIC, screen: HomePage },
   {
-    name: 'homepage',
-    access: 'login',
-    page: lazy(() => import('../pages/HomePage/HomePage.tsx')),
+    name: 'dashboard',
+    guards: LOGIN,
+    screen: soon(
+      'Dashboard',
+      'Your short links with their clicks, newest first, with search, tags and bulk actions.',
+    ),
   },
   {
-    name: 'login',
-    access: 'guest',
-    page: lazy(() => import('../pages/LoginPage/LoginPage.tsx')),
+    name: 'analytics',
+    guards: PUBLIC,
+    screen: soon(
+      'Link analytics',
+      'The clicks of one short link over time, by country, device, browser and referrer.',
+    ),
   },
+  {
+    name: 'notifications',
+    guards: LOGIN,
+    screen: soon(
+      'Notifications',
+      'Your notifications and announcements, newest first, to mark read.',
+    ),
+  },
+  {
+    name: 'unsubscribe',
+    guards: PUBLIC,
+    screen: soon('Unsubscribe', 'Stop product e-mails to your address with one click.'),
+  },
+  {
+    name: 'my-urls',
+    guards: GUEST,
+    screen: soon('My URLs', 'The short links made on this device without an account.'),
+  },
+  {
+    name: 'my-urls.clear-history',
+    guards: GUEST,
+    screen: soon('Clear history', 'Forget the short links this device remembers.'),
+  },
+  {
+    name: 'affiliateOptionPop',
+    guards: PUBLIC,
+    screen: soon(
+      'Affiliate programme',
+      'How to earn a share of the plans bought through your links.',
+    ),
+  },
+  {
+    name: 'help',
+    guards: PUBLIC,
+    screen: soon(
+      'Help',
+      'Answers to common questions about short links, domains, plans and accounts.',
+    ),
+  },
+  {
+    name: 'purchase-domains',
+    guards: LOGIN,
+    screen: soon('Buy a domain', 'Search for a domain name and buy it to brand your short links.'),
+  },
+  { name: 'signup.pricing', guards: PUBLIC, screen: PricingPage },
+  {
+    name: 'pricing.old',
+    guards: LOGIN,
+    screen: soon(
+      'Previous plans',
+      'The plans offered before the current ones, for accounts on them.',
+    ),
+  },
+  {
+    name: 'pricing.quote',
+    guards: PUBLIC,
+    screen: soon('Request a quote', 'Tell us your volume and team size for an Enterprise offer.'),
+  },
+  { name: 'bf2023', guards: PUBLIC, screen: SalePage },
+  { name: 'cm2023', guards: PUBLIC, screen: SalePage },
+  { name: 'features.linkManagement', guards: PUBLIC, screen: FeaturePage },
+  { name: 'features.customLinks', guards: PUBLIC, screen: FeaturePage },
+  { name: 'features.brandedDomains', guards: PUBLIC, screen: FeaturePage },
+  { name: 'features.linkAnalytics', guards: PUBLIC, screen: FeaturePage },
+  { name: 'features.freeDomains', guards: PUBLIC, screen: FeaturePage },
+  { name: 'features.howItWorks', guards: PUBLIC, screen: FeaturePage },
+  { name: 'features.aboutUs', guards: PUBLIC, screen: FeaturePage },
+  {
+    name: 'dev',
+    guards: PUBLIC,
+    screen: soon('API documentation', 'The REST API reference, read from its OpenAPI description.'),
+  },
+  { name: 'terms', guards: PUBLIC, screen: LegalPage },
+  { name: 'cookies', guards: PUBLIC, screen: LegalPage },
+  { name: 'privacy', guards: PUBLIC, screen: LegalPage },
+  { name: 'dataProcessingAgreement', guards: PUBLIC, screen: LegalPage },
+  { name: 'enterpriseTerms', guards: PUBLIC, screen: LegalPage },
+  { name: 'serviceLevelAgreement', guards: PUBLIC, screen: LegalPage },
+  { name: 'supplementalTerms', guards: PUBLIC, screen: LegalPage },
+  { name: 'careers.fullstackDeveloper', guards: PUBLIC, screen: CareersPage },
+
+  // --- Outside the /app prefix ---
+  {
+    name: 'preview.deprecated',
+    guards: PUBLIC,
+    screen: soon('Link preview', 'Where a short link leads, shown before you visit it.'),
+  },
+  {
+    name: 'user.vatinfo',
+    guards: PUBLIC,
+    screen: soon('Tax details', 'The form to add your VAT or other tax id to your invoices.'),
+  },
+  {
+    name: 'paddle.payment',
+    guards: PUBLIC,
+    screen: soon('Payment', "The card payment provider's checkout."),
+  },
+
+  // --- Authentication ---
+  { name: 'login', guards: GUEST, screen: LoginPage },
+  {
+    name: 'login.2fa.verify',
+    guards: GUEST,
+    screen: soon('Two-factor verification', 'Enter the code from your authenticator app.'),
+  },
+  {
+    name: 'login.2fa.backupCode',
+    guards: GUEST,
+    screen: soon('Use a backup code', 'Log in with one of your two-factor backup codes.'),
+  },
+  {
+    name: 'register',
+    guards: GUEST,
+    screen: soon('Sign up', 'Create an account with your e-mail address and a password.'),
+  },
+  {
+    name: 'password.reset',
+    guards: GUEST,
+    screen: soon('Reset your password', 'Ask for an e-mail with a link to choose a new password.'),
+  },
+  {
+    name: 'password.reset.token',
+    guards: GUEST,
+    screen: soon('Choose a new password', 'Set a new password with the link from the e-mail.'),
+  },
+  {
+    name: 'email_verify',
+    guards: LOGIN,
+    screen: soon(
+      'Verify your e-mail address',
+      'Confirm your address with the link we sent you, or ask for a new link.',
+    ),
+  },
+  {
+    name: 'deleted',
+    guards: GUEST,
+    screen: soon('Account deleted', 'Confirmation that your account and its data were removed.'),
+  },
+  {
+    name: 'get-started',
+    guards: LOGIN,
+    screen: soon('Get started', 'First steps: make a short link, add a domain, invite your team.'),
+  },
+  {
+    name: 'domain-upsell',
+    guards: LOGIN,
+    screen: soon('Brand your links', 'Why a domain of your own helps, and how to get one.'),
+  },
+  {
+    name: 'domain-purchase-verification',
+    guards: LOGIN,
+    screen: soon(
+      'Domain purchase verification',
+      'The state of a domain bought during a free trial while it is verified.',
+    ),
+  },
+  {
+    name: 'subscription.past_due',
+    guards: LOGIN,
+    screen: soon(
+      'Your payment is past due',
+      'Update your payment method to keep your plan. Until then only this page, pricing and the legal pages are open.',
+    ),
+  },
+
+  // --- Settings ---
+  ...settingsRoutes(),
+  // --- Purchase and cart ---
+  {
+    name: 'purchase.domain',
+    guards: LOGIN,
+    screen: soon('Buy a domain', 'Search for a domain name and add it to your cart.'),
+  },
+  {
+    name: 'purchase.domain.cart',
+    guards: LOGIN,
+    screen: soon('Domain cart', 'The domains you chose, their yearly prices and the checkout.'),
+  },
+  {
+    name: 'shopping-cart',
+    guards: LOGIN,
+    screen: soon('Shopping cart', 'The domains in your cart, with their prices and the checkout.'),
+  },
+  {
+    name: 'shopping-cart.verify',
+    guards: LOGIN,
+    screen: soon('Thank you for your order', 'The state of your order once the payment is done.'),
+  },
+  // --- Team area, organizations, kiosk ---
+  ...teamRoutes(),
+  ...organizationRoutes(),
+  ...kioskRoutes(),
 ];
 
-function guarded(access: Access, Page: ComponentType) {
-  if (access === 'login') return <RequireLogin>{<Page />}</RequireLogin>;
-  if (access === 'guest') return <GuestOnly>{<Page />}</GuestOnly>;
-  return <Page />;
+function settingsRoutes(): PageRoute[] {
+  const settings = (
+    name: RouteName,
+    title: string,
+    summary: string,
+    guards: readonly Guard[] = LOGIN,
+  ) => ({
+    name,
+    guards,
+    screen: soon(title, summary),
+  });
+  const verified = ['login', 'verified'] as const;
+  return [
+    settings('settings.profile', 'Profile', 'Your name, e-mail address and photo.'),
+    settings(
+      'settings.profile.delete',
+      'Delete account',
+      'Remove your account and its data for good.',
+    ),
+    settings('settings.security', 'Security', 'Your password and two-factor authentication.'),
+    settings(
+      'shopping-cart.orders',
+      'Orders',
+      'Your domain and plan orders with their payment state.',
+    ),
+    settings(
+      'shopping-cart.orders.order',
+      'Order',
+      'One order: its items, amounts and payment state.',
+    ),
+    settings(
+      'shopping-cart.orders.order.notification',
+      'Order notification',
+      'The notice sent about one order.',
+    ),
+    settings('settings.api', 'API', 'Your API tokens and how many API credits are left.', verified),
+    settings('settings.api.new', 'New API token', 'Create a token for the REST API.', verified),
+    settings(
+      'settings.api.edit',
+      'Edit API token',
+      'Rename a token or change what it may do.',
+      verified,
+    ),
+    settings(
+      'settings.brandedDomains',
+      'Branded domains',
+      'Your own domains and vanity subdomains for short links.',
+    ),
+    settings(
+      'settings.brandedDomains.create',
+      'Add a domain',
+      'Connect a domain you own by adding a DNS record we check.',
+    ),
+    settings(
+      'settings.brandedDomains.createSubdomain',
+      'Add a vanity subdomain',
+      'Claim a subdomain of one of our domains.',
+    ),
+    settings(
+      'settings.brandedDomains.createTiny',
+      'Add a discounted domain',
+      'Pick a domain your plan discounts.',
+    ),
+    settings(
+      'settings.brandedDomains.verify',
+      'Verify a domain',
+      'Check the DNS record that proves a domain is yours.',
+    ),
+    settings(
+      'settings.brandedDomains.edit',
+      'Domain settings',
+      'Redirects and options of one of your domains.',
+    ),
+    settings(
+      'settings.pixelScripts',
+      'Custom pixel scripts',
+      'Tracking pixels that run when your short links are visited.',
+      verified,
+    ),
+    settings(
+      'settings.usage',
+      'Account usage',
+      'What your plan allows, what you used, and overages.',
+    ),
+    settings(
+      'settings.subscription',
+      'Subscription',
+      'Your plan, its renewal, and changing or cancelling it.',
+    ),
+    settings(
+      'settings.subscription.success',
+      'Subscription confirmed',
+      'Confirmation that your new plan is active, with what it adds.',
+    ),
+    settings(
+      'settings.subscription.cancel',
+      'Cancel subscription',
+      'End your plan now or at the end of the period.',
+    ),
+    settings(
+      'settings.subscription.update.verification',
+      'Confirming your plan change',
+      'The payment provider is confirming your plan change.',
+    ),
+    settings(
+      'settings.subscription.update',
+      'Change plan',
+      'Move to another plan or billing period.',
+    ),
+    settings(
+      'settings.paymentMethod',
+      'Payment method',
+      'The card or account your plan is paid with.',
+    ),
+    settings('settings.invoices', 'Invoices', 'Your invoices to view and download.'),
+    settings(
+      'settings.teams',
+      'Teams',
+      'The teams you own or belong to, and switching between them.',
+      ['login', 'teams'],
+    ),
+  ];
 }
 
-function SuspendedOutlet() {
+function teamRoutes(): PageRoute[] {
+  const team = (name: RouteName, title: string, summary: string): PageRoute => ({
+    name,
+    guards: TEAM,
+    screen: soon(title, summary),
+  });
+  return [
+    team('team.profile', 'Team profile', "The team's name, picture and who owns it."),
+    team('team.membership', 'Team members', "The team's members, their roles and invitations."),
+    team('team.sso', 'Team single sign-on', "The team's single sign-on settings."),
+    team('team.api', 'Team API tokens', "The team's API tokens and the credits they have used."),
+    team(
+      'team.api.new',
+      'New team API token',
+      'Create a token that acts for the team in the REST API.',
+    ),
+    team('team.api.edit', 'Edit team API token', 'Rename a team token or change what it may do.'),
+    team('team.usage', 'Team usage', "What the team's plan allows and what it used."),
+    team('team.subscription', 'Team subscription', "The team's plan and its renewal."),
+    team(
+      'team.subscription.success',
+      'Team subscription confirmed',
+      "The team's new plan is active.",
+    ),
+    team(
+      'team.subscription.cancel',
+      'Cancel team subscription',
+      "End the team's plan now or at the end of the period.",
+    ),
+    team(
+      'team.subscription.update',
+      'Change team plan',
+      'Move the team to another plan or period.',
+    ),
+    team('team.paymentMethod', 'Team payment method', "The card the team's plan is paid with."),
+    team('team.invoices', 'Team invoices', "The team's invoices to view and download."),
+  ];
+}
+
+function organizationRoutes(): PageRoute[] {
+  const org = (name: RouteName, title: string, summary: string): PageRoute => ({
+    name,
+    guards: DEVELOPER,
+    screen: soon(title, summary),
+  });
+  return [
+    org('org.onboarding', 'Set up an organization', 'Add domains, invite people, create teams.'),
+    org('org.dashboard', 'Organization dashboard', "The organization's links and their clicks."),
+    org('org.me', 'My links', 'Your own links inside the organization.'),
+    org('org.team', 'Team links', "A team's links inside the organization."),
+    org('org.helpdesk', 'Helpdesk', "The organization's support requests."),
+    org('org.audit', 'Audit trail', 'Every change made in the organization, who made it and when.'),
+    org('org.settings.profile', 'Organization profile', "The organization's name and picture."),
+    org('org.settings.users', 'Organization users', 'People in the organization and their roles.'),
+    org('org.settings.roles', 'Roles', 'Roles and the permissions each grants.'),
+    org('org.settings.sso', 'Single sign-on', "The organization's single sign-on settings."),
+    org(
+      'org.settings.domains',
+      'Organization domains',
+      "The organization's domains and their teams.",
+    ),
+    org(
+      'org.settings.subscription',
+      'Organization subscription',
+      "The organization's plan, its renewal and its seats.",
+    ),
+    org(
+      'org.settings.subscription.success',
+      'Organization subscription confirmed',
+      'The new plan is active.',
+    ),
+    org(
+      'org.settings.subscription.cancel',
+      'Cancel organization subscription',
+      "End the organization's plan.",
+    ),
+    org(
+      'org.settings.subscription.update',
+      'Change organization plan',
+      'Move to another plan or period.',
+    ),
+    org(
+      'org.settings.payment',
+      'Organization payment',
+      "The card the organization's plan is paid with.",
+    ),
+    org(
+      'org.settings.teams',
+      'Organization teams',
+      "The organization's teams, to create, rename or archive.",
+    ),
+    org('org.settings.teams.members', 'Team members', 'Who is in which team, and their roles.'),
+    org('org.settings.teams.domains', 'Team domains', 'Which domains each team may use.'),
+    org('org.settings.teams.api', 'Team API tokens', "The API tokens of the organization's teams."),
+  ];
+}
+
+function kioskRoutes(): PageRoute[] {
+  const kiosk = (name: RouteName, title: string, summary: string): PageRoute => ({
+    name,
+    guards: DEVELOPER,
+    screen: soon(title, `${summary} Staff work in the kiosk app; this page will lead there.`),
+  });
+  return [
+    kiosk('kiosk.accessInvitations', 'Access invitations', 'Invitations to join the product.'),
+    kiosk('kiosk.announcements', 'Announcements', 'Write and publish announcements.'),
+    kiosk('kiosk.users', 'Users', 'Find users, their plans and status.'),
+    kiosk('kiosk.user', 'User', 'One user: profile, plan, teams, flags.'),
+    kiosk('kiosk.aliases', 'Aliases', 'Search and moderate short links.'),
+    kiosk('kiosk.alias', 'Alias', 'One short link and its clicks.'),
+    kiosk('kiosk.longUrls', 'Long URLs', 'Destinations and their status.'),
+    kiosk('kiosk.stats.system', 'System statistics', 'Links, clicks and users over time.'),
+    kiosk(
+      'kiosk.stats.product',
+      'Product statistics',
+      'Product-wide figures (links, clicks, plans) over time.',
+    ),
+    kiosk('kiosk.ips', 'Blocked addresses', 'Block and unblock IP addresses and ranges.'),
+    kiosk(
+      'kiosk.passwordDictionary',
+      'Password dictionary',
+      'Words refused as passwords at sign-up and change.',
+    ),
+    kiosk('kiosk.cloudflareZones', 'DNS zones', 'The DNS zones behind our domains.'),
+    kiosk('kiosk.surveys', 'Surveys', 'Surveys, their questions and a summary of answers.'),
+    kiosk('kiosk.survey', 'Survey', 'One survey: questions and answers.'),
+    kiosk('kiosk.domains', 'Domains', 'Every domain with its flags for guests and subscribers.'),
+    kiosk('kiosk.domain', 'Domain', 'One domain: flags, verification and blocking.'),
+    kiosk('kiosk.bannedDomains', 'Banned domains', 'Destinations refused at creation.'),
+    kiosk('kiosk.tldOverprice', 'TLD prices', 'Extra charges by top-level domain.'),
+    // The kiosk's hand-over works signed in (the staff member's own session is kept aside) or not.
+    { name: 'kiosk.user.impersonate', guards: PUBLIC, screen: StartImpersonationPage },
+    // Public too: an impersonation that expired still has a saved session to restore.
+    { name: 'kiosk.user.stopImpersonating', guards: PUBLIC, screen: StopImpersonatingPage },
+  ];
+}
+
+type RedirectTarget = {
+  [Name in RouteName]: { to: Name; params?: (keyof RouteParams<Name>)[] };
+}[RouteName];
+
+/** Old and shorthand paths that lead to a named route (query string kept, e.g. a coupon). */
+export const REDIRECTS: readonly { from: RouteName; target: RedirectTarget }[] = [
+  { from: 'analytics.download', target: { to: 'homepage' } },
+  { from: 'myurls', target: { to: 'my-urls' } },
+  { from: 'myurls.clear-history', target: { to: 'my-urls.clear-history' } },
+  { from: 'signup', target: { to: 'signup.pricing' } },
+  { from: 'features', target: { to: 'signup.pricing' } },
+  { from: 'features.old.branded', target: { to: 'features.brandedDomains' } },
+  { from: 'features.old.customDomains', target: { to: 'features.brandedDomains' } },
+  { from: 'features.old.analytics', target: { to: 'features.linkAnalytics' } },
+  { from: 'features.old.howit', target: { to: 'features.howItWorks' } },
+  { from: 'features.old.howTinyurlWorks', target: { to: 'features.howItWorks' } },
+  { from: 'features.old.aboutus', target: { to: 'features.aboutUs' } },
+  { from: 'settings', target: { to: 'settings.profile' } },
+  { from: 'purchase', target: { to: 'purchase.domain' } },
+  { from: 'team', target: { to: 'team.profile', params: ['org', 'team'] } },
+  { from: 'organizations', target: { to: 'org.onboarding' } },
+  { from: 'kiosk', target: { to: 'kiosk.users' } },
+];
+
+/** Paths that leave the app for another site. */
+export const EXTERNAL_REDIRECTS: readonly {
+  from: RouteName;
+  site: keyof PortalConfig['externalUrls'];
+}[] = [
+  { from: 'helpdesk', site: 'helpdesk' },
+  { from: 'freescout', site: 'freescout' },
+  { from: 'blog', site: 'blog' },
+];
+
+function RedirectTo({ target }: { target: RedirectTarget }) {
+  const params = useParams();
+  const { search } = useLocation();
+  const values = Object.fromEntries((target.params ?? []).map((key) => [key, params[key]]));
+  // The target's parameters were checked by RedirectTarget's type; href re-checks them.
+  const path = (href as (name: RouteName, params: Record<string, string | undefined>) => string)(
+    target.to,
+    values,
+  );
+  return <Navigate to={path + search} replace />;
+}
+
+function routeElement(route: PageRoute) {
+  const outsidePrefix = !paths[route.name].startsWith('/app');
+  const screen = route.screen;
   return (
-    <Suspense fallback={<PageLoader />}>
-      <Outlet />
-    </Suspense>
+    <CurrentRouteContext value={route.name}>
+      <RouteGuard route={{ name: route.name, guards: route.guards, outsidePrefix }}>
+        {screen.kind === 'page' ? (
+          <screen.component />
+        ) : (
+          <PlaceholderPage title={screen.title} summary={screen.summary} />
+        )}
+      </RouteGuard>
+    </CurrentRouteContext>
   );
 }
 
-/** The route objects for react-router: the table above plus "unknown paths go home". */
+/** The route objects for react-router: pages, redirects, and "unknown paths go home". */
 export const routes: RouteObject[] = [
   {
-    element: <SuspendedOutlet />,
+    element: <RootLayout />,
     children: [
-      ...ROUTES.map(({ name, access, page }) => ({
-        path: paths[name],
-        element: guarded(access, page),
+      ...PAGE_ROUTES.map((route) => ({ path: paths[route.name], element: routeElement(route) })),
+      ...REDIRECTS.map(({ from, target }) => ({
+        path: paths[from],
+        element: <RedirectTo target={target} />,
+      })),
+      ...EXTERNAL_REDIRECTS.map(({ from, site }) => ({
+        path: paths[from],
+        element: <ExternalRedirect site={site} />,
       })),
       { path: '*', element: <Navigate to={paths.homepage} replace /> },
     ],

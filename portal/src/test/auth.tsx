@@ -17,7 +17,7 @@ export interface TestAuthOptions {
   signOut?: () => Promise<AuthError | null>;
 }
 
-export function testUser(email = 'ada@example.com'): User {
+export function testUser(email = 'ada@example.com', overrides: Partial<User> = {}): User {
   return {
     id: '6d0c4a43-3f4b-4f3e-9a53-0c1f3b7a9e10',
     email,
@@ -26,6 +26,7 @@ export function testUser(email = 'ada@example.com'): User {
     app_metadata: { provider: 'email', providers: ['email'] },
     user_metadata: {},
     created_at: '2024-11-18T00:00:00Z',
+    ...overrides,
   };
 }
 

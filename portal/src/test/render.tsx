@@ -1,53 +1,104 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
 import { render as rtlRender } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router-dom';
+import { BaseProviders, StateProviders } from '../AppProviders.tsx';
 import { routes } from '../routes/routeTable.tsx';
-import { themeProps } from '../theme.ts';
-import { TestAuthProvider, type TestAuthOptions } from './auth.tsx';
+import { testUser, TestAuthProvider, type TestAuthOptions } from './auth.tsx';
+import { TestBackend } from './backend.ts';
+import { createTestServices, type TestServices } from './services.ts';
+import { scriptWorld, type TestWorld } from './world.ts';
 
-interface RenderOptions {
+export interface RenderOptions {
   /** The URL the memory router starts at. */
   route?: string;
+  /** How auth behaves; by default signed in as `world.user`, or a guest. */
   auth?: TestAuthOptions;
+  /** What the database holds; the backend is scripted from it. */
+  world?: TestWorld;
+  /** Start as a guest although `world` has a user (who may then log in). */
+  startAsGuest?: boolean;
+  /** The scripted server; pass one to add answers before rendering. */
+  backend?: TestBackend;
+  /** Services built beforehand (e.g. with a session started). */
+  testServices?: TestServices;
 }
 
-function Providers({ auth, children }: { auth: TestAuthOptions; children: ReactNode }) {
+function authFor(
+  world: TestWorld,
+  auth: TestAuthOptions | undefined,
+  startAsGuest: boolean,
+): TestAuthOptions {
+  if (auth?.user || !world.user || startAsGuest) return auth ?? {};
+  return {
+    ...auth,
+    user: testUser(world.user.email, {
+      id: world.user.id,
+      email_confirmed_at: world.user.emailConfirmed === false ? undefined : '2024-11-18T00:00:00Z',
+    }),
+  };
+}
+
+function Providers({
+  testServices,
+  auth,
+  children,
+}: {
+  testServices: TestServices;
+  auth: TestAuthOptions;
+  children: ReactNode;
+}) {
   // A fresh cache per test, without retries, so a failure shows at once.
   const [queryClient] = useState(
     () => new QueryClient({ defaultOptions: { queries: { retry: false } } }),
   );
   return (
-    <MantineProvider {...themeProps}>
-      <QueryClientProvider client={queryClient}>
-        <TestAuthProvider options={auth}>{children}</TestAuthProvider>
-      </QueryClientProvider>
-    </MantineProvider>
+    <BaseProviders services={testServices.services} queryClient={queryClient}>
+      <TestAuthProvider options={auth}>
+        <StateProviders>{children}</StateProviders>
+      </TestAuthProvider>
+    </BaseProviders>
   );
 }
 
+function prepare(options: RenderOptions) {
+  const world = options.world ?? {};
+  const backend = scriptWorld(options.backend ?? new TestBackend(), world);
+  const testServices = options.testServices ?? createTestServices(backend);
+  return {
+    backend,
+    testServices,
+    auth: authFor(world, options.auth, options.startAsGuest ?? false),
+  };
+}
+
 /** Renders one component with the portal's providers inside a memory router. */
-export function render(ui: ReactElement, { route = '/', auth = {} }: RenderOptions = {}) {
+export function render(ui: ReactElement, options: RenderOptions = {}) {
+  const { backend, testServices, auth } = prepare(options);
   return {
     user: userEvent.setup(),
+    backend,
+    ...testServices,
     ...rtlRender(
-      <Providers auth={auth}>
-        <MemoryRouter initialEntries={[route]}>{ui}</MemoryRouter>
+      <Providers testServices={testServices} auth={auth}>
+        <MemoryRouter initialEntries={[options.route ?? '/']}>{ui}</MemoryRouter>
       </Providers>,
     ),
   };
 }
 
 /** Renders the whole route table at `route`; `router.state.location` tells where it ended up. */
-export function renderApp({ route = '/app', auth = {} }: RenderOptions = {}) {
-  const router = createMemoryRouter(routes, { initialEntries: [route] });
+export function renderApp(options: RenderOptions = {}) {
+  const { backend, testServices, auth } = prepare(options);
+  const router = createMemoryRouter(routes, { initialEntries: [options.route ?? '/app'] });
   return {
     router,
+    backend,
+    ...testServices,
     user: userEvent.setup(),
     ...rtlRender(
-      <Providers auth={auth}>
+      <Providers testServices={testServices} auth={auth}>
         <RouterProvider router={router} />
       </Providers>,
     ),

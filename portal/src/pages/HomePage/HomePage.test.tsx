@@ -1,34 +1,89 @@
 import { AuthRetryableFetchError } from '@supabase/supabase-js';
-import { screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { testUser } from '../../test/auth.tsx';
 import { currentUrl, renderApp } from '../../test/render.tsx';
+import { signedInWorld, subscriptionRow } from '../../test/world.ts';
 
 describe('HomePage', () => {
-  it('shows who is signed in, and signing out leads to the login page', async () => {
-    const { router, user } = renderApp({
-      route: '/app',
-      auth: { user: testUser('linus@example.com') },
-    });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Welcome' })).toBeVisible();
-    expect(screen.getByText('linus@example.com')).toBeVisible();
-
-    await user.click(screen.getByRole('button', { name: 'Sign out' }));
-    expect(await screen.findByRole('heading', { name: 'Log in' })).toBeInTheDocument();
-    expect(currentUrl(router)).toBe('/app/login?to=%2Fapp');
+  it('shows a guest the pitch and where the create form will be', async () => {
+    renderApp({ route: '/app' });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Shorten, brand and track your links' }),
+    ).toBeVisible();
+    const form = screen.getByRole('region', { name: 'Create form (coming soon)' });
+    expect(within(form).getByText(/it arrives with the short-link feature/)).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Sign up for free' })).toHaveAttribute(
+      'href',
+      '/app/register',
+    );
   });
 
-  it('stays and says so when signing out fails', async () => {
-    const { router, user } = renderApp({
+  it('welcomes a signed-in user without analytics, with the create form and the plans', async () => {
+    renderApp({ route: '/app', world: signedInWorld() });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' }),
+    ).toBeVisible();
+    expect(screen.getByText('ada@example.com')).toBeVisible();
+    expect(screen.getByRole('region', { name: 'Create form (coming soon)' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Compare plans' })).toHaveAttribute(
+      'href',
+      '/app/pricing',
+    );
+  });
+
+  it('sends a subscriber to the dashboard', async () => {
+    const { router } = renderApp({
       route: '/app',
+      world: signedInWorld({ subscriptions: [subscriptionRow()] }),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    expect(currentUrl(router)).toBe('/app/dashboard');
+  });
+
+  it('sends a user whose account has analytics to the dashboard', async () => {
+    const { router } = renderApp({
+      route: '/app',
+      world: signedInWorld({ accountFeatures: ['use_analytics'] }),
+    });
+    await screen.findByRole('heading', { level: 1, name: 'Dashboard' });
+    expect(currentUrl(router)).toBe('/app/dashboard');
+  });
+
+  it('shows flash errors once, in a modal titled Error, one per line', async () => {
+    const { services } = renderApp({ route: '/app' });
+    act(() => {
+      services.flash.push({ type: 'error', message: 'Email link is invalid or has expired' });
+      services.flash.push({ type: 'error', message: 'Please try again.' });
+    });
+    const dialog = await screen.findByRole('dialog', { name: /Error/ });
+    expect(within(dialog).getByText(/Email link is invalid/).textContent).toBe(
+      'Email link is invalid or has expired\nPlease try again.',
+    );
+    expect(services.flash.getSnapshot()).toEqual([]);
+  });
+
+  it('logging out leads to the homepage as a guest', async () => {
+    const { router, user } = renderApp({ route: '/app/settings/usage', world: signedInWorld() });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    await user.click(await within(nav).findByRole('button', { name: 'Log out' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Shorten, brand and track your links' }),
+    ).toBeVisible();
+    expect(currentUrl(router)).toBe('/app');
+    expect(window.localStorage.getItem('stateStatus')).toBe('false');
+  });
+
+  it('stays signed in and says so when logging out fails', async () => {
+    const { user } = renderApp({
+      route: '/app',
+      world: signedInWorld(),
       auth: {
-        user: testUser('linus@example.com'),
         signOut: async () => new AuthRetryableFetchError('Failed to fetch', 0),
       },
     });
-    await user.click(await screen.findByRole('button', { name: 'Sign out' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Could not sign out');
-    expect(screen.getByRole('button', { name: 'Sign out' })).toBeEnabled();
-    expect(currentUrl(router)).toBe('/app');
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    await user.click(await within(nav).findByRole('button', { name: 'Log out' }));
+    expect(await screen.findByText('Something went wrong.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' })).toBeVisible();
   });
 });

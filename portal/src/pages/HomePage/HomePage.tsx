@@ -1,52 +1,130 @@
-import { Alert, Button, Container, Group, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import {
+  Anchor,
+  Button,
+  Container,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { hasFeature } from '@shortlane/shared/features.ts';
+import { Link, Navigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
-import { authErrorMessage } from '../../auth/authErrorMessage.ts';
+import { CreateFormPlaceholder } from '../../components/CreateFormPlaceholder.tsx';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { useConfig } from '../../lib/servicesContext.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { paths } from '../../routes/paths.ts';
+import { useAppState, type Viewer } from '../../state/appState.ts';
 import classes from './HomePage.module.css';
+import { useFlashErrors } from './useFlashErrors.ts';
 
-/** /app for a signed-in user: who is signed in, and the way out. Screens arrive issue by issue. */
-export default function HomePage() {
-  const auth = useAuth();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+const HIGHLIGHTS = [
+  {
+    title: 'Custom links',
+    text: 'Choose the words after the slash so people know where a link leads.',
+    to: paths['features.customLinks'],
+  },
+  {
+    title: 'Branded domains',
+    text: 'Put short links on your own domain and build trust with every click.',
+    to: paths['features.brandedDomains'],
+  },
+  {
+    title: 'Link analytics',
+    text: 'See who clicks, from where and on what, as it happens.',
+    to: paths['features.linkAnalytics'],
+  },
+];
 
-  const signOut = async () => {
-    setBusy(true);
-    setFailure(null);
-    const error = await auth.signOut();
-    // On success the login guard takes over; only a failure keeps this page.
-    if (error) {
-      setFailure(authErrorMessage(error));
-      setBusy(false);
-    }
-  };
-
+function GuestHome() {
+  const { productName } = useConfig();
   return (
-    <Container size="lg">
-      <header className={classes.header}>
-        <Text fw={700} size="lg">
-          Shortlane
-        </Text>
-        <Group gap="sm">
-          <Text size="sm">
-            Signed in as <strong>{auth.user?.email}</strong>
+    <>
+      <div className={classes.hero}>
+        <Container size="md">
+          <Title order={1}>Shorten, brand and track your links</Title>
+          <Text mt="sm" size="lg">
+            {productName} turns long web addresses into short links you can share anywhere.
           </Text>
-          <Button variant="default" onClick={signOut} loading={busy}>
-            Sign out
-          </Button>
-        </Group>
-      </header>
-      <main>
-        {failure && (
-          <Alert color="red" role="alert" title="Could not sign out" mt="md">
-            {failure}
-          </Alert>
-        )}
-        <Title order={1} mt="xl">
-          Welcome
+          <div style={{ marginTop: 'var(--mantine-spacing-lg)' }}>
+            <CreateFormPlaceholder />
+          </div>
+          <Group mt="lg">
+            <Button component={Link} to={paths.register}>
+              Sign up for free
+            </Button>
+            <Button component={Link} to={paths['signup.pricing']} variant="default">
+              See the plans
+            </Button>
+          </Group>
+        </Container>
+      </div>
+      <Container size="md" py="xl">
+        <Title order={2} size="h3">
+          More than a short link
         </Title>
-        <Text mt="sm">Your short links will appear here.</Text>
-      </main>
+        <SimpleGrid cols={{ base: 1, sm: 3 }} mt="md">
+          {HIGHLIGHTS.map((highlight) => (
+            <Paper key={highlight.title} withBorder p="md" radius="md">
+              <Title order={3} size="h5">
+                {highlight.title}
+              </Title>
+              <Text size="sm" mt="xs">
+                {highlight.text}
+              </Text>
+              <Anchor component={Link} to={highlight.to} size="sm" mt="xs" display="inline-block">
+                Learn more about {highlight.title.toLowerCase()}
+              </Anchor>
+            </Paper>
+          ))}
+        </SimpleGrid>
+      </Container>
+    </>
+  );
+}
+
+/** Signed in without analytics: the create form and what a plan would add. */
+function NonSubscribedHome({ viewer }: { viewer: Viewer }) {
+  return (
+    <Container size="md" py="xl">
+      <Title order={1}>Welcome, {viewer.name}</Title>
+      <Text mt="xs">
+        Signed in as <strong>{viewer.email}</strong>
+      </Text>
+      <Stack mt="lg" gap="lg">
+        <CreateFormPlaceholder />
+        <Paper withBorder p="lg" radius="md">
+          <Title order={2} size="h4">
+            See every click
+          </Title>
+          <Text mt="xs" size="sm">
+            Paid plans add analytics for every link, branded domains, custom aliases and the API.
+          </Text>
+          <Button component={Link} to={paths['signup.pricing']} mt="md" variant="light">
+            Compare plans
+          </Button>
+        </Paper>
+      </Stack>
     </Container>
   );
+}
+
+/**
+ * /app: the create form for guests; the dashboard for subscribers and users whose plan has
+ * analytics (app-shell 2, link-creation 2); otherwise the non-subscribed page.
+ */
+export default function HomePage() {
+  const { status } = useAuth();
+  const { viewer } = useAppState();
+  usePageTitle('');
+  useFlashErrors();
+  if (status === 'guest') return <GuestHome />;
+  if (!viewer) return <PageLoader />;
+  if (viewer.subscribed || hasFeature({ features: viewer.features }, 'use_analytics')) {
+    return <Navigate to={paths.dashboard} replace />;
+  }
+  return <NonSubscribedHome viewer={viewer} />;
 }

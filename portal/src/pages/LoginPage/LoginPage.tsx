@@ -41,7 +41,7 @@ export default function LoginPage() {
   );
 
   return (
-    <main className={classes.page}>
+    <div className={classes.page}>
       <Paper className={classes.card} withBorder shadow="sm" p="xl">
         <Title order={1} size="h2" mb="lg">
           Log in
@@ -72,6 +72,6 @@ export default function LoginPage() {
           </Stack>
         </form>
       </Paper>
-    </main>
+    </div>
   );
 }

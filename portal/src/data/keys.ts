@@ -1,0 +1,71 @@
+/**
+ * Query keys, one factory per domain (Supabase Studio's pattern). Everything that belongs to a
+ * signed-in user starts with `userScope(userId)`: a sign-in, a team switch or an action that
+ * changes "the state" refreshes all of it at once (`refreshAppState`), and one user's cache can
+ * never answer for the next. Public catalogues (plans, operation costs, coupons) have their own
+ * roots.
+ */
+export const userScope = (userId: string) => ['user', userId] as const;
+
+export const profileKeys = {
+  detail: (userId: string) => [...userScope(userId), 'profile'] as const,
+};
+
+export const accountKeys = {
+  detail: (userId: string, accountId: string) =>
+    [...userScope(userId), 'account', accountId] as const,
+};
+
+export const subscriptionKeys = {
+  list: (userId: string, accountId: string) =>
+    [...userScope(userId), 'subscriptions', accountId] as const,
+};
+
+export const teamKeys = {
+  all: (userId: string) => [...userScope(userId), 'teams'] as const,
+  mine: (userId: string) => [...teamKeys.all(userId), 'mine'] as const,
+  bySlug: (userId: string, org: string, team: string) =>
+    [...teamKeys.all(userId), 'by-slug', org, team] as const,
+};
+
+export const organizationKeys = {
+  mine: (userId: string) => [...userScope(userId), 'organizations', 'mine'] as const,
+};
+
+export const notificationKeys = {
+  unreadCount: (userId: string) => [...userScope(userId), 'notifications', 'unread-count'] as const,
+};
+
+export const invitationKeys = {
+  pending: (userId: string) => [...userScope(userId), 'invitations', 'pending'] as const,
+};
+
+export const cartKeys = {
+  quantity: (userId: string) => [...userScope(userId), 'cart', 'quantity'] as const,
+};
+
+export const sessionKeys = {
+  claims: (userId: string) => [...userScope(userId), 'session', 'claims'] as const,
+};
+
+export const surveyKeys = {
+  onboarding: (userId: string) => [...userScope(userId), 'survey', 'onboarding'] as const,
+};
+
+/** Domains differ by viewer: a guest sees the common ones, a user also their own. */
+export const domainKeys = {
+  list: (userId: string | null) =>
+    userId == null ? (['domains', 'guest'] as const) : ([...userScope(userId), 'domains'] as const),
+};
+
+export const planKeys = {
+  list: () => ['plans', 'list'] as const,
+};
+
+export const operationCostKeys = {
+  list: () => ['operation-costs'] as const,
+};
+
+export const couponKeys = {
+  detail: (code: string) => ['coupons', code] as const,
+};

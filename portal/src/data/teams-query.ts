@@ -1,0 +1,90 @@
+import { useQuery } from '@tanstack/react-query';
+import { useSupabase } from '../lib/servicesContext.ts';
+import type { PortalSupabase } from '../lib/supabase.ts';
+import { teamKeys } from './keys.ts';
+import { unwrap } from './unwrap.ts';
+import { useUserId } from './use-user-id.ts';
+
+/**
+ * Team pages live at organization/{org}/team/{team}. A team outside any organization has no
+ * organization slug; this stands in for it (slugs are lower-case words, so it never clashes).
+ */
+export const STANDALONE_TEAM_ORG = '_';
+
+export interface TeamSummary {
+  id: string;
+  slug: string;
+  name: string;
+  role: string;
+  /** The organization's slug, or STANDALONE_TEAM_ORG. */
+  orgSlug: string;
+}
+
+/** The teams the user is a member of. */
+export async function fetchMyTeams(
+  supabase: PortalSupabase,
+  userId: string,
+): Promise<TeamSummary[]> {
+  const rows = unwrap(
+    await supabase
+      .from('team_members')
+      .select(
+        'role, team:teams!inner(id, slug, name, archived_at, organization:organizations(slug))',
+      )
+      .eq('user_id', userId),
+  );
+  return rows
+    .filter((row) => row.team.archived_at == null)
+    .map((row) => ({
+      id: row.team.id,
+      slug: row.team.slug,
+      name: row.team.name,
+      role: row.role,
+      orgSlug: row.team.organization?.slug ?? STANDALONE_TEAM_ORG,
+    }));
+}
+
+export function useMyTeamsQuery() {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: teamKeys.mine(userId ?? ''),
+    queryFn: () => fetchMyTeams(supabase, userId!),
+    enabled: userId != null,
+  });
+}
+
+/** The team at organization/{org}/team/{team} if the user may see it, else null. */
+export async function fetchTeamBySlug(
+  supabase: PortalSupabase,
+  orgSlug: string,
+  teamSlug: string,
+): Promise<{ id: string; name: string } | null> {
+  if (orgSlug === STANDALONE_TEAM_ORG) {
+    const result = await supabase
+      .from('teams')
+      .select('id, name')
+      .eq('slug', teamSlug)
+      .is('organization_id', null)
+      .maybeSingle();
+    return result.error ? unwrap(result) : result.data;
+  }
+  const result = await supabase
+    .from('teams')
+    .select('id, name, organization:organizations!inner(slug)')
+    .eq('slug', teamSlug)
+    .eq('organization.slug', orgSlug)
+    .maybeSingle();
+  if (result.error) return unwrap(result);
+  return result.data && { id: result.data.id, name: result.data.name };
+}
+
+export function useTeamBySlugQuery(orgSlug: string, teamSlug: string, enabled = true) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: teamKeys.bySlug(userId ?? '', orgSlug, teamSlug),
+    queryFn: () => fetchTeamBySlug(supabase, orgSlug, teamSlug),
+    enabled: enabled && userId != null,
+  });
+}

@@ -1,0 +1,23 @@
+import { Button, Menu } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import { paths } from '../../routes/paths.ts';
+import { FEATURE_LINKS } from './featureLinks.ts';
+
+export function FeaturesMenu() {
+  return (
+    <Menu position="bottom-start" width={220}>
+      <Menu.Target>
+        <Button variant="subtle" color="dark" rightSection={<span aria-hidden="true">▾</span>}>
+          Features
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {FEATURE_LINKS.map((link) => (
+          <Menu.Item key={link.name} component={Link} to={paths[link.name]}>
+            {link.label}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,79 @@
+import type { Viewer } from '../../state/appState.ts';
+import { paths } from '../../routes/paths.ts';
+
+/**
+ * What the navigation bar shows (link-creation 2), decided from who is looking. The desktop
+ * bar and the mobile menu render the same model; the mobile menu adds its extras.
+ */
+/** The spec's 'Create TinyURL' button, named for this product. */
+export const CREATE_LABEL = 'Create Short Link';
+
+export interface NavModel {
+  /** subscription.past_due for a past-due trial user, else the homepage. */
+  logoTo: string;
+  /** A past-due trial user sees only the logo and log out. */
+  minimal: boolean;
+  create: boolean;
+  icons: { help: boolean; notifications: boolean; invitations: boolean; cart: boolean };
+  /** My URLs is a guest page; Plans, Blog and Features are hidden for subscribers. */
+  links: { myUrls: boolean; plans: boolean; blog: boolean; features: boolean };
+  signUpAndIn: boolean;
+  /** The organizations dropdown (developers), with 'Create Organization' when teams are allowed. */
+  organizations: { canCreate: boolean } | null;
+  user: { name: string; kiosk: boolean; backToMyAccount: boolean } | null;
+  logOut: boolean;
+  /** The mobile menu's extras: Billing, and the organization items for developers. */
+  mobile: { billing: boolean; organizationItems: boolean };
+}
+
+export type NavViewer = { kind: 'guest' } | { kind: 'loading' } | { kind: 'user'; viewer: Viewer };
+
+export function navModel(who: NavViewer): NavModel {
+  if (who.kind !== 'user') {
+    const guest = who.kind === 'guest';
+    return {
+      logoTo: paths.homepage,
+      minimal: false,
+      create: guest,
+      icons: { help: true, notifications: false, invitations: false, cart: false },
+      links: { myUrls: guest, plans: true, blog: true, features: true },
+      signUpAndIn: guest,
+      organizations: null,
+      user: null,
+      logOut: false,
+      mobile: { billing: false, organizationItems: false },
+    };
+  }
+  const { viewer } = who;
+  if (viewer.pastDueTrial) {
+    return {
+      logoTo: paths['subscription.past_due'],
+      minimal: true,
+      create: false,
+      icons: { help: false, notifications: false, invitations: false, cart: false },
+      links: { myUrls: false, plans: false, blog: false, features: false },
+      signUpAndIn: false,
+      organizations: null,
+      user: null,
+      logOut: true,
+      mobile: { billing: false, organizationItems: false },
+    };
+  }
+  const forProspects = !viewer.subscribed;
+  return {
+    logoTo: paths.homepage,
+    minimal: false,
+    create: true,
+    icons: { help: true, notifications: true, invitations: true, cart: true },
+    links: { myUrls: false, plans: forProspects, blog: forProspects, features: forProspects },
+    signUpAndIn: false,
+    organizations: viewer.isDeveloper ? { canCreate: viewer.teamsAllowed } : null,
+    user: {
+      name: viewer.name,
+      kiosk: viewer.isDeveloper,
+      backToMyAccount: viewer.impersonated,
+    },
+    logOut: true,
+    mobile: { billing: true, organizationItems: viewer.isDeveloper },
+  };
+}

@@ -1,0 +1,82 @@
+import { DEFAULT_LOCALE } from '@shortlane/shared/constants.ts';
+
+/**
+ * The portal's optional settings, read once from Vite's environment. Only the Supabase URL and
+ * key are required (lib/env.ts); everything here has a default that works on the local stack.
+ */
+
+/** hCaptcha's published test sitekey, which the local stack's sandbox also accepts. */
+export const SANDBOX_HCAPTCHA_SITEKEY = '10000000-ffff-ffff-ffff-000000000001';
+
+export type AntiRobotConfig =
+  /** The local stack's stand-in (`${SUPABASE_URL}/sandbox/hcaptcha`), with the test sitekey. */
+  | { provider: 'sandbox'; siteKey: string; sandboxUrl: string }
+  | { provider: 'hcaptcha'; siteKey: string };
+
+export interface PortalConfig {
+  productName: string;
+  locale: string;
+  locales: readonly string[];
+  antiRobot: AntiRobotConfig;
+  /** Ads, and with them the ad-consent provider ("Privacy Manager"), for unsubscribed users. */
+  adsEnabled: boolean;
+  accessibilityEmail: string;
+  /** Where the spec's external redirects (helpdesk, freescout, blog) lead. */
+  externalUrls: { helpdesk: string; freescout: string; blog: string };
+  /** The staff kiosk app, when its address is known. */
+  kioskUrl: string | null;
+}
+
+function text(source: Record<string, unknown>, name: string): string | null {
+  const value = source[name];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+function httpUrl(source: Record<string, unknown>, name: string, fallback: string): string;
+function httpUrl(source: Record<string, unknown>, name: string, fallback: null): string | null;
+function httpUrl(source: Record<string, unknown>, name: string, fallback: string | null) {
+  const value = text(source, name);
+  if (value == null) return fallback;
+  if (!/^https?:\/\/[^\s/?#]+/i.test(value)) {
+    throw new Error(`${name} must be an http(s) URL, got "${value}".`);
+  }
+  return value;
+}
+
+function flag(source: Record<string, unknown>, name: string, fallback: boolean): boolean {
+  const value = text(source, name);
+  if (value == null) return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`${name} must be true or false, got "${value}".`);
+}
+
+/** Reads the settings from `source` (`import.meta.env`); a malformed value throws. */
+export function readPortalConfig(
+  source: Record<string, unknown>,
+  supabaseUrl: string,
+): PortalConfig {
+  const siteKey = text(source, 'VITE_HCAPTCHA_SITEKEY');
+  return {
+    productName: 'Shortlane',
+    locale: DEFAULT_LOCALE,
+    locales: [DEFAULT_LOCALE],
+    antiRobot:
+      siteKey == null || siteKey === SANDBOX_HCAPTCHA_SITEKEY
+        ? {
+            provider: 'sandbox',
+            siteKey: SANDBOX_HCAPTCHA_SITEKEY,
+            sandboxUrl: `${supabaseUrl}/sandbox/hcaptcha`,
+          }
+        : { provider: 'hcaptcha', siteKey },
+    adsEnabled: flag(source, 'VITE_ADS_ENABLED', true),
+    accessibilityEmail:
+      text(source, 'VITE_ACCESSIBILITY_EMAIL') ?? 'accessibility@shortlane.example',
+    externalUrls: {
+      helpdesk: httpUrl(source, 'VITE_HELPDESK_URL', 'https://help.shortlane.example/'),
+      freescout: httpUrl(source, 'VITE_FREESCOUT_URL', 'https://support.shortlane.example/'),
+      blog: httpUrl(source, 'VITE_BLOG_URL', 'https://blog.shortlane.example/'),
+    },
+    kioskUrl: httpUrl(source, 'VITE_KIOSK_URL', null),
+  };
+}

@@ -1,0 +1,77 @@
+import { createNotificationsStore, type NotificationsStore } from '@mantine/notifications';
+import type { SupabaseEnv } from '@shortlane/shared/supabase-env.ts';
+import { createHandledFetch } from '../api/globalResponses.ts';
+import { reauthenticate } from '../auth/reauthenticate.ts';
+import { createSessionExpiry } from '../auth/sessionExpiry.ts';
+import { DialogStore } from '../dialogs/dialogStore.ts';
+import { createNotifier, type Notify } from '../notices/notices.ts';
+import { FlashStore } from '../state/flash.ts';
+import type { PortalConfig } from './config.ts';
+import { createSupabaseClient, type PortalSupabase } from './supabase.ts';
+
+/** What the whole portal shares: one Supabase client, the modals, the notices, the settings. */
+export interface PortalServices {
+  supabase: PortalSupabase;
+  config: PortalConfig;
+  dialogs: DialogStore;
+  flash: FlashStore;
+  noticeStore: NotificationsStore;
+  notify: Notify;
+  /** Leaves the app for another site (the external redirects). */
+  leave: (url: string) => void;
+}
+
+export interface PortalServicesOptions {
+  env: SupabaseEnv;
+  config: PortalConfig;
+  /** The network; tests answer requests themselves. */
+  fetch?: typeof fetch;
+  reload?: () => void;
+  leave?: (url: string) => void;
+  persistSession?: boolean;
+}
+
+export function createPortalServices(options: PortalServicesOptions): PortalServices {
+  const { localStorage, sessionStorage } = window;
+  const dialogs = new DialogStore();
+  const noticeStore = createNotificationsStore();
+  const notify = createNotifier(noticeStore);
+
+  // The handler needs the client and the client needs the handler; the handler only reaches
+  // for the client once a request is under way, by which time it exists.
+  const client = (): PortalSupabase => supabase;
+  const expireSession = createSessionExpiry({
+    get supabase() {
+      return client();
+    },
+    localStorage,
+    sessionStorage,
+    reload: options.reload ?? (() => window.location.reload()),
+  });
+  const handledFetch = createHandledFetch(
+    {
+      notify,
+      showErrorModal: (props) => dialogs.showError(props),
+      confirmPassword: () =>
+        dialogs.confirmPassword((password) => reauthenticate(client(), password, localStorage)),
+      accessToken: async () =>
+        (await client().auth.getSession()).data.session?.access_token ?? null,
+      expireSession,
+      anonKey: options.env.supabaseAnonKey,
+    },
+    options.fetch,
+  );
+  const supabase = createSupabaseClient(options.env, {
+    fetch: handledFetch,
+    persistSession: options.persistSession,
+  });
+  return {
+    supabase,
+    config: options.config,
+    dialogs,
+    flash: new FlashStore(),
+    noticeStore,
+    notify,
+    leave: options.leave ?? ((url) => window.location.replace(url)),
+  };
+}

@@ -1,0 +1,181 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Container,
+  Group,
+  List,
+  SegmentedControl,
+  SimpleGrid,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import {
+  BILLING_INTERVALS,
+  DEFAULT_BILLING_INTERVAL,
+  type BillingInterval,
+} from '@shortlane/shared/constants.ts';
+import { formatMoney } from '@shortlane/shared/plans.ts';
+import { saleCouponFor } from '@shortlane/shared/sale-calendar.ts';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import type { Coupon } from '../../data/coupon-query.ts';
+import { usePlansQuery, type PlanRow } from '../../data/plans-query.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { href, paths } from '../../routes/paths.ts';
+import { useAppState, type Viewer } from '../../state/appState.ts';
+import { useRememberedCoupon } from '../../state/coupon.ts';
+import { featureLabel, limitLines, PER_INTERVAL, planTitle, priceText } from './planText.ts';
+
+const INTERVAL_LABELS: Record<BillingInterval, string> = { monthly: 'Monthly', yearly: 'Yearly' };
+
+function isInterval(value: string): value is BillingInterval {
+  return (BILLING_INTERVALS as readonly string[]).includes(value);
+}
+
+function PlanAction({ plan, viewer }: { plan: PlanRow; viewer: Viewer | null }) {
+  const current = viewer?.subscriber.subscriptions.current?.name ?? (viewer ? 'free' : null);
+  if (current === plan.name) {
+    return (
+      <Button variant="default" disabled fullWidth>
+        Your current plan
+      </Button>
+    );
+  }
+  if (plan.name === 'enterprise') {
+    return (
+      <Button component={Link} to={paths['pricing.quote']} variant="default" fullWidth>
+        Contact sales
+      </Button>
+    );
+  }
+  if (!viewer) {
+    return (
+      <Button component={Link} to={href('register', null, { plan: plan.name })} fullWidth>
+        {plan.name === 'free' ? 'Sign up for free' : `Start with ${planTitle(plan.name)}`}
+      </Button>
+    );
+  }
+  if (plan.name === 'free') return null;
+  return (
+    <Button component={Link} to={paths['settings.subscription']} fullWidth>
+      Choose {planTitle(plan.name)}
+    </Button>
+  );
+}
+
+function PlanCard({
+  plan,
+  interval,
+  locale,
+  viewer,
+}: {
+  plan: PlanRow;
+  interval: BillingInterval;
+  locale: string;
+  viewer: Viewer | null;
+}) {
+  const price = plan.prices.find((candidate) => candidate.interval === interval);
+  if (!price) return null;
+  const titleId = `plan-${plan.id}`;
+  return (
+    <Card withBorder radius="md" padding="lg" component="article" aria-labelledby={titleId}>
+      <Group justify="space-between" align="flex-start">
+        <Title order={2} size="h3" id={titleId}>
+          {planTitle(plan.name)}
+        </Title>
+        {plan.popular && <Badge color="indigo.7">Most popular</Badge>}
+      </Group>
+      <Text mt="sm" fz={28} fw={700} data-testid="plan-price">
+        {priceText(price, locale)}
+      </Text>
+      <Text size="sm" c="gray.7">
+        {PER_INTERVAL[interval]}
+        {plan.trial_available && plan.trial_days > 0 && ` · ${plan.trial_days}-day free trial`}
+      </Text>
+      <List size="sm" mt="md" spacing={4}>
+        {limitLines(price).map((line) => (
+          <List.Item key={line}>{line}</List.Item>
+        ))}
+        {price.features.map((feature) => (
+          <List.Item key={feature}>{featureLabel(feature)}</List.Item>
+        ))}
+      </List>
+      <Stack mt="lg">
+        <PlanAction plan={plan} viewer={viewer} />
+      </Stack>
+    </Card>
+  );
+}
+
+function couponText(coupon: Coupon, locale: string): string {
+  const discount =
+    coupon.percentOff != null
+      ? `${coupon.percentOff}% off`
+      : `${formatMoney(coupon.amountOff ?? 0, coupon.currency, locale)} off`;
+  const on = coupon.intervals.length === 1 ? ` ${coupon.intervals[0]} plans` : ' every plan';
+  return `Coupon ${coupon.code}: ${discount}${on}, applied at checkout.`;
+}
+
+/** Plans and prices from the database, monthly or yearly (yearly by default). */
+export default function PricingPage() {
+  usePageTitle('Pricing');
+  const plans = usePlansQuery();
+  const { viewer, locale } = useAppState();
+  const coupon = useRememberedCoupon().query.data;
+  const [interval, setInterval] = useState<BillingInterval>(DEFAULT_BILLING_INTERVAL);
+  const saleCoupon = saleCouponFor(interval, new Date());
+
+  return (
+    <Container size="lg" py="xl">
+      <Title order={1} ta="center">
+        Plans and pricing
+      </Title>
+      <Text ta="center" mt="xs">
+        Start free; upgrade when you need analytics, your own domains and more links.
+      </Text>
+      <Group justify="center" mt="lg">
+        <SegmentedControl
+          aria-label="Billing period"
+          value={interval}
+          onChange={(value) => isInterval(value) && setInterval(value)}
+          data={BILLING_INTERVALS.map((value) => ({ value, label: INTERVAL_LABELS[value] }))}
+        />
+      </Group>
+      {coupon && (
+        <Alert color="teal" mt="lg" title="Coupon applied">
+          {couponText(coupon, locale)}
+        </Alert>
+      )}
+      {saleCoupon && (
+        <Alert color="indigo" mt="lg" title="Black Friday sale">
+          Use the code {saleCoupon} on yearly plans.
+        </Alert>
+      )}
+      {plans.isPending && <PageLoader />}
+      {plans.isError && (
+        <Alert color="red" mt="lg" role="alert" title="The plans could not be loaded">
+          <Button mt="sm" size="xs" onClick={() => void plans.refetch()}>
+            Try again
+          </Button>
+        </Alert>
+      )}
+      {plans.data && (
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} mt="xl" spacing="lg">
+          {plans.data.map((plan) => (
+            <PlanCard
+              key={plan.id}
+              plan={plan}
+              interval={interval}
+              locale={locale}
+              viewer={viewer}
+            />
+          ))}
+        </SimpleGrid>
+      )}
+    </Container>
+  );
+}

@@ -1,0 +1,94 @@
+import { useLocalStorage } from '@mantine/hooks';
+import { CONSENT_DEFAULTS, DEFAULT_CURRENCY, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
+import { useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useAuth } from '../auth/AuthContext.ts';
+import { useAccountQuery } from '../data/account-query.ts';
+import { useDomainsQuery } from '../data/domains-query.ts';
+import { useOperationCostsQuery } from '../data/operation-costs-query.ts';
+import { usePlansQuery } from '../data/plans-query.ts';
+import { useProfileQuery } from '../data/profile-query.ts';
+import { useSessionClaimsQuery } from '../data/session-claims-query.ts';
+import { useSubscriptionsQuery } from '../data/subscriptions-query.ts';
+import { useMyTeamsQuery } from '../data/teams-query.ts';
+import { useServices } from '../lib/servicesContext.ts';
+import { AppStateContext, buildViewer, type AppState } from './appState.ts';
+
+const NO_COSTS = {};
+const NO_DOMAINS: AppState['domains'] = [];
+
+/** A boolean kept in local storage, shared by every component that reads it (and other tabs). */
+export function useStoredFlag(key: string, defaultValue: boolean) {
+  return useLocalStorage<boolean>({ key, defaultValue, getInitialValueInEffect: false });
+}
+
+/**
+ * Loads the shared state once for the whole shell. The queries behind it are refreshed by
+ * their keys: a sign-in changes the user scope, a team switch or an action calls
+ * refreshAppState, and a sign-out clears the cache.
+ */
+export function AppStateProvider({ children }: { children: ReactNode }) {
+  const auth = useAuth();
+  const { config, flash } = useServices();
+  const profile = useProfileQuery();
+  const accountId = profile.data?.personal_account_id;
+  const account = useAccountQuery(accountId);
+  const subscriptions = useSubscriptionsQuery(accountId);
+  const plans = usePlansQuery();
+  const teams = useMyTeamsQuery();
+  const claims = useSessionClaimsQuery();
+  const domains = useDomainsQuery();
+  const costs = useOperationCostsQuery();
+  const flashMessages = useSyncExternalStore(flash.subscribe, flash.getSnapshot);
+  const [cookiesAccepted] = useStoredFlag(STORAGE_KEYS.cookiesAccepted, CONSENT_DEFAULTS.cookies);
+  const [ccpaAccepted] = useStoredFlag(STORAGE_KEYS.ccpaAccepted, CONSENT_DEFAULTS.ccpa);
+
+  const userQueries = [profile, account, subscriptions, plans, teams, claims];
+  const user = auth.user;
+  const viewer = useMemo(() => {
+    if (!user || !profile.data || !account.data || !subscriptions.data || !plans.data) return null;
+    if (!teams.data || !claims.data) return null;
+    return buildViewer({
+      userId: user.id,
+      email: user.email ?? profile.data.email,
+      emailConfirmedAt: user.email_confirmed_at ?? null,
+      profile: profile.data,
+      account: account.data,
+      subscriptions: subscriptions.data,
+      plans: plans.data,
+      teams: teams.data,
+      claims: claims.data,
+      now: new Date(),
+    });
+  }, [user, profile.data, account.data, subscriptions.data, plans.data, teams.data, claims.data]);
+
+  let status: AppState['status'];
+  if (auth.status === 'loading') status = 'loading';
+  else if (auth.status === 'guest') status = 'ready';
+  else if (userQueries.some((query) => query.isError)) status = 'error';
+  else status = viewer ? 'ready' : 'loading';
+
+  const state: AppState = {
+    status,
+    retry: () => {
+      for (const query of userQueries) if (query.isError) void query.refetch();
+    },
+    locale: config.locale,
+    locales: config.locales,
+    currency: viewer?.currency ?? DEFAULT_CURRENCY,
+    domains: domains.data ?? NO_DOMAINS,
+    antiRobot: config.antiRobot,
+    privacy: {
+      cookiesAccepted,
+      ccpaAccepted,
+      // Ads (and so their consent provider) are for users who are not subscribed.
+      adConsentEnabled: config.adsEnabled && !viewer?.subscribed,
+    },
+    surveyEnabled: viewer != null && viewer.surveyEnabled && !viewer.pastDue,
+    teamsAllowed: viewer?.teamsAllowed ?? false,
+    impersonated: viewer?.impersonated ?? false,
+    flashMessages,
+    operationCosts: costs.data ?? NO_COSTS,
+    viewer,
+  };
+  return <AppStateContext value={state}>{children}</AppStateContext>;
+}
