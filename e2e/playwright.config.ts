@@ -18,7 +18,13 @@ if (!fs.existsSync(CHROMIUM)) {
 }
 
 const stack = browserStackSettings();
-const viteEnv = { VITE_SUPABASE_URL: stack.supabaseUrl, VITE_SUPABASE_ANON_KEY: stack.anonKey };
+const viteEnv = {
+  VITE_SUPABASE_URL: stack.supabaseUrl,
+  VITE_SUPABASE_ANON_KEY: stack.anonKey,
+  // The kiosk opens the portal to impersonate a user, and the portal leads back to the kiosk.
+  VITE_PORTAL_URL: appUrls.portal,
+  VITE_KIOSK_URL: appUrls.kiosk,
+};
 
 const devServer = (app: 'portal' | 'kiosk', readyPath: string) => ({
   command: `npx vite --port ${appPorts[app]} --strictPort`,

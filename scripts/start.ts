@@ -31,6 +31,9 @@ function startDevServer(app: 'portal' | 'kiosk', port: number, env: StackEnv): C
         ...process.env,
         VITE_SUPABASE_URL: env.SUPABASE_URL,
         VITE_SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY,
+        // The kiosk opens the portal to impersonate a user, and the portal leads back.
+        VITE_PORTAL_URL: `http://localhost:${PORTAL_PORT}`,
+        VITE_KIOSK_URL: `http://localhost:${KIOSK_PORT}`,
       },
     },
   );

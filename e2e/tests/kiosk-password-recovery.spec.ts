@@ -33,7 +33,8 @@ test.describe('kiosk password recovery', () => {
     await saveScreenshot('kiosk-set-password');
     await page.getByRole('button', { name: 'Save' }).click();
 
-    await expect(page.getByText(`Signed in as ${user.email}`)).toBeVisible();
+    // Signed in with the new password; not staff, so the kiosk itself stays closed.
+    await expect(page.getByText(`${user.email} is not a staff account.`)).toBeVisible();
 
     // The new password is the one Auth now accepts; the old one no longer works.
     const env = stackEnv();

@@ -18,6 +18,7 @@ if (envCheck.ok) {
       <App
         authProvider={createAuthProvider(client)}
         dataProvider={createDataProvider({ env: envCheck.env, client })}
+        config={{ portalUrl: envCheck.env.portalUrl }}
       />
     </StrictMode>,
   );

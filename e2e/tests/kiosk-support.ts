@@ -1,0 +1,57 @@
+import type { Page } from '@playwright/test';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { TestUser } from '../support/factories.ts';
+import { appUrls, expect } from '../support/fixtures.ts';
+import { stackEnv } from '../support/stack.ts';
+import { nodeSupabaseClient } from '../support/supabase.ts';
+
+/** Helpers the kiosk specs share: staff accounts, signing in, the service role. */
+
+export function serviceRole(): SupabaseClient {
+  const env = stackEnv();
+  return nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
+}
+
+/** A client signed in as `user`, as the portal would be. */
+export async function signedInClient(user: TestUser): Promise<SupabaseClient> {
+  const env = stackEnv();
+  const client = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
+  const { error } = await client.auth.signInWithPassword({
+    email: user.email,
+    password: user.password,
+  });
+  if (error) throw new Error(`Could not sign in ${user.email}: ${error.message}`);
+  return client;
+}
+
+/** Gives a user the developer flag (staff), as an operator would. */
+export async function makeStaff(user: TestUser): Promise<TestUser> {
+  const { error } = await serviceRole()
+    .from('profiles')
+    .update({ is_developer: true })
+    .eq('id', user.id);
+  if (error) throw new Error(`Could not make ${user.email} staff: ${error.message}`);
+  return user;
+}
+
+export async function signInToKiosk(page: Page, user: TestUser): Promise<void> {
+  await page.goto(`${appUrls.kiosk}/login`);
+  await page.getByRole('textbox', { name: 'Email' }).fill(user.email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in to the kiosk as staff and waits for its home, the users list. */
+export async function openKioskAsStaff(page: Page, staff: TestUser): Promise<void> {
+  await signInToKiosk(page, staff);
+  await expect(page).toHaveURL(`${appUrls.kiosk}/users`);
+  await expect(page.getByRole('table')).toBeVisible();
+}
+
+export async function signInToPortal(page: Page, user: TestUser): Promise<void> {
+  await page.goto(`${appUrls.portal}/app/login`);
+  await page.getByRole('textbox', { name: 'E-mail' }).fill(user.email);
+  await page.getByLabel('Password', { exact: true }).fill(user.password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await expect(page).not.toHaveURL(/\/app\/login/);
+}

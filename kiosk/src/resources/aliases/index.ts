@@ -1,0 +1,4 @@
+import { AliasList } from './AliasList.tsx';
+import { AliasShow } from './AliasShow.tsx';
+
+export default { list: AliasList, show: AliasShow };
