@@ -15,9 +15,10 @@
 --    public.account_usage (names max_redirects and max_trackable_clicks):
 --    - max_redirects: once reached, the account's links answer a "limit reached" page instead
 --      of redirecting, unless the account turned overage on (then the excess is counted in
---      account_usage.overage). The redirector learns an account's state from each batch it
---      writes, so one instance may overshoot by at most the redirects of one batch; a changed
---      limit or overage switch is announced on 'account_limits'.
+--      account_usage.overage). The redirector asks once per account (app.redirects_blocked)
+--      and learns the new state from each batch it writes, so one instance may overshoot by at
+--      most the redirects of one batch; a changed limit or overage switch is announced on
+--      'account_limits'.
 --    - max_trackable_clicks: past it, redirects still work but clicks are no longer recorded
 --      (exact: decided here, per row), unless overage is on.
 --    Guests' links (no account) have no limits.
@@ -174,7 +175,35 @@ create trigger ip_blocks_announce_changes after insert or update or delete on pu
   for each statement execute function app.ip_blocks_announce_changes();
 
 -- ---------------------------------------------------------------------------------------------
--- 3. Usage counters (before resolve, which reports whether an account may still redirect).
+-- 3. Usage counters.
+
+-- app.account_limit (migration 000120) as it was, except that the account's price is looked up
+-- once per call (an InitPlan) rather than once per plan_prices row the scan filters: the
+-- redirector asks for two limits per account in every click batch, and on a loaded machine each
+-- price lookup costs milliseconds.
+create or replace function app.account_limit(p_account_id uuid, p_option text) returns bigint
+language plpgsql stable security definer
+set search_path = ''
+as $$
+declare
+  v_override bigint;
+begin
+  if p_option is null or not p_option = any (app.plan_count_options()) then
+    raise exception 'unknown limit option "%"', p_option using errcode = '22023';
+  end if;
+  select u."limit" into v_override
+  from public.account_usage u
+  where u.account_id = p_account_id and u.name = p_option;
+  if v_override is not null then
+    return v_override;
+  end if;
+  return (
+    select (pp.options ->> p_option)::bigint
+    from public.plan_prices pp
+    where pp.id = (select app.account_price_id(p_account_id))
+  );
+end;
+$$;
 
 -- The first instant of the UTC calendar month the usage counters count in.
 create function app.usage_month() returns timestamptz
@@ -229,9 +258,10 @@ create trigger account_usage_announce_deletes after delete on public.account_usa
 -- 2. Resolving links.
 
 -- Everything a redirect needs for each (domain, alias) pair asked for: the domain (no row when
--- the host is not a domain of ours), the link if the alias exists on it (alias is then not
--- null), its destination, whether the destination's host is banned, and whether the link's
--- account may still redirect. An empty alias asks for the domain only (its root).
+-- the host is not a domain of ours), the link if the alias exists on it (alias_id is then not
+-- null), its destination, and whether the destination's host is banned. An empty alias asks for
+-- the domain only (its root). Whether the link's account may still redirect is asked apart
+-- (app.redirects_blocked), once per account, not once per lookup.
 create function app.resolve_short_links(p_domains text[], p_aliases text[])
 returns table (
   domain text,
@@ -246,40 +276,31 @@ returns table (
   expires_at timestamptz,
   url text,
   url_status text,
-  destination_banned boolean,
-  redirects_blocked boolean
+  destination_banned boolean
 )
-language sql stable security definer
+-- plpgsql rather than sql: its plan is prepared once per connection, not planned per call.
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  with wanted as (
-    select distinct k.domain, k.alias
-    from unnest(p_domains, p_aliases) as k(domain, alias)
-    where k.domain is not null and k.alias is not null
-  ),
-  found as (
+#variable_conflict use_column
+begin
+  return query
     select w.domain, w.alias,
-      not (d.is_disabled or d.is_deleted or d.is_blocked)
-        and d.verification_status = 'verified' as domain_usable,
+      not (d.is_disabled or d.is_deleted or d.is_blocked) and d.verification_status = 'verified',
       d.redirect_status, d.root_redirect_url::text, d.not_found_redirect_url::text,
-      a.id as alias_id, a.account_id, a.status as alias_status, a.expires_at, l.url,
-      l.status as url_status, l.host
-    from wanted w
+      a.id, a.account_id, a.status, a.expires_at, l.url, l.status,
+      coalesce(app.is_domain_banned(l.host), false)
+    from (
+      select distinct k.domain, k.alias
+      from unnest(p_domains, p_aliases) as k(domain, alias)
+      where k.domain is not null and k.alias is not null
+    ) as w
     join public.domains d on d.domain = w.domain
     -- citext's equality lives in schema extensions, outside this function's search path.
     left join public.aliases a on a.domain_id = d.id
       and a.alias operator(extensions.=) w.alias::extensions.citext and w.alias <> ''
-    left join public.long_urls l on l.id = a.long_url_id
-  ),
-  accounts as (
-    select f.account_id, app.redirects_blocked(f.account_id) as blocked
-    from (select distinct found.account_id from found where found.account_id is not null) as f
-  )
-  select f.domain, f.alias, f.domain_usable, f.redirect_status, f.root_redirect_url,
-    f.not_found_redirect_url, f.alias_id, f.account_id, f.alias_status, f.expires_at, f.url,
-    f.url_status, coalesce(app.is_domain_banned(f.host), false), coalesce(a.blocked, false)
-  from found f
-  left join accounts a on a.account_id = f.account_id
+    left join public.long_urls l on l.id = a.long_url_id;
+end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
@@ -338,6 +359,21 @@ $$;
 -- ---------------------------------------------------------------------------------------------
 -- 4. Recording clicks.
 
+-- One click as record_clicks holds it after reading the batch once.
+create type app.click_row as (
+  time timestamptz,
+  alias_id uuid,
+  account_id uuid,
+  country text,
+  device text,
+  browser text,
+  os text,
+  referrer_host text,
+  is_bot boolean,
+  is_qr boolean,
+  ip_hash bytea
+);
+
 -- One batch from the redirector: a JSON array of
 --   {"time", "alias_id", "country", "device", "browser", "os", "referrer_host", "is_bot",
 --    "is_qr", "ip_hash" (64 hex characters)}.
@@ -345,6 +381,7 @@ $$;
 -- values outside the columns' rules are cleared rather than failing the whole batch. Counts the
 -- redirects and trackable clicks per account and month, inserts the clicks that fit the
 -- trackable-click limit (one insert), and answers per account whether it may still redirect.
+-- The JSON is read once (reading it is a good part of the cost) into an array of click rows.
 create function app.record_clicks(p_clicks json)
 returns table (account_id uuid, redirects_blocked boolean)
 language plpgsql volatile security definer
@@ -353,10 +390,14 @@ as $$
 #variable_conflict use_column
 declare
   v_month timestamptz := app.usage_month();
+  v_batch app.click_row[];
   v_accounts uuid[];
   v_counts bigint[];
   v_tracked_accounts uuid[];
   v_tracked bigint[];
+  v_all_tracked boolean := true;
+  v_blocked_accounts uuid[];
+  v_blocked boolean[];
   v_rolled_until timestamptz;
   v_late_from timestamptz;
   v_late_to timestamptz;
@@ -366,14 +407,31 @@ begin
   end if;
   perform pg_advisory_xact_lock_shared(app.click_rollup_lock_key());
 
+  select array_agg(row(c.time, c.alias_id, a.account_id,
+      case when c.country ~ '^[A-Z]{2}$' then c.country end,
+      case when c.device in ('desktop', 'mobile', 'tablet', 'other') then c.device else 'other' end,
+      nullif(left(c.browser, 50), ''), nullif(left(c.os, 50), ''),
+      nullif(left(lower(c.referrer_host), 255), ''),
+      coalesce(c.is_bot, false), coalesce(c.is_qr, false),
+      -- Not ~ '^[0-9a-f]{64}$': a counted repetition that long costs the regex engine dearly.
+      case when length(c.ip_hash) = 64 and c.ip_hash !~ '[^0-9a-f]' then decode(c.ip_hash, 'hex') end
+    )::app.click_row)
+  into v_batch
+  from json_to_recordset(p_clicks) as c(time timestamptz, alias_id uuid, country text,
+    device text, browser text, os text, referrer_host text, is_bot boolean, is_qr boolean,
+    ip_hash text)
+  join public.aliases a on a.id = c.alias_id
+  where c.time is not null;
+  if v_batch is null then
+    return;
+  end if;
+
   select array_agg(x.account_id order by x.account_id), array_agg(x.n order by x.account_id)
   into v_accounts, v_counts
   from (
-    select a.account_id, count(*) as n
-    from json_to_recordset(p_clicks) as c(alias_id uuid)
-    join public.aliases a on a.id = c.alias_id
-    where a.account_id is not null
-    group by a.account_id
+    select b.account_id, count(*) as n from unnest(v_batch) as b
+    where b.account_id is not null
+    group by b.account_id
   ) as x;
 
   if v_accounts is not null then
@@ -417,48 +475,53 @@ begin
           else greatest(x.used + x.added - x.limit_value, 0) end
       from added x
       where u.account_id = x.account_id and u.name = x.name
-      returning u.account_id, u.name, x.added
+      returning u.account_id, u.name, u.used, u.overage_enabled, x.limit_value, x.n, x.added
     ),
     tracked as (
-      select t.account_id, t.added from updated t where t.name = 'max_trackable_clicks'
+      select t.account_id, t.n, t.added from updated t where t.name = 'max_trackable_clicks'
+    ),
+    blocked as (
+      select t.account_id,
+        t.limit_value is not null and not t.overage_enabled and t.used >= t.limit_value as blocked
+      from updated t where t.name = 'max_redirects'
     )
-    select array_agg(t.account_id), array_agg(t.added) into v_tracked_accounts, v_tracked
-    from tracked t;
+    select (select array_agg(t.account_id) from tracked t), (select array_agg(t.added) from tracked t),
+      (select coalesce(bool_and(t.added = t.n), true) from tracked t),
+      (select array_agg(b.account_id order by b.account_id) from blocked b),
+      (select array_agg(b.blocked order by b.account_id) from blocked b)
+    into v_tracked_accounts, v_tracked, v_all_tracked, v_blocked_accounts, v_blocked;
   end if;
 
-  insert into public.clicks (time, alias_id, account_id, country, device, browser, os,
-    referrer_host, is_bot, is_qr, ip_hash)
-  select x.time, x.alias_id, x.account_id,
-    case when x.country ~ '^[A-Z]{2}$' then x.country end,
-    case when x.device in ('desktop', 'mobile', 'tablet', 'other') then x.device else 'other' end,
-    nullif(left(x.browser, 50), ''), nullif(left(x.os, 50), ''),
-    nullif(left(lower(x.referrer_host), 255), ''),
-    coalesce(x.is_bot, false), coalesce(x.is_qr, false),
-    case when x.ip_hash ~ '^[0-9a-f]{64}$' then decode(x.ip_hash, 'hex') end
-  from (
-    select c.*, a.account_id,
-      row_number() over (partition by a.account_id order by c.time) as rank
-    from json_to_recordset(p_clicks) as c(time timestamptz, alias_id uuid, country text,
-      device text, browser text, os text, referrer_host text, is_bot boolean, is_qr boolean,
-      ip_hash text)
-    join public.aliases a on a.id = c.alias_id
-    where c.time is not null
-  ) as x
-  left join unnest(v_tracked_accounts, v_tracked) as t(account_id, tracked)
-    on t.account_id = x.account_id
-  where x.account_id is null or x.rank <= t.tracked;
+  if v_all_tracked then
+    insert into public.clicks (time, alias_id, account_id, country, device, browser, os,
+      referrer_host, is_bot, is_qr, ip_hash)
+    select b.* from unnest(v_batch) as b;
+  else
+    -- Some account is past its trackable clicks: only its earliest clicks that fit are kept.
+    insert into public.clicks (time, alias_id, account_id, country, device, browser, os,
+      referrer_host, is_bot, is_qr, ip_hash)
+    select x.time, x.alias_id, x.account_id, x.country, x.device, x.browser, x.os,
+      x.referrer_host, x.is_bot, x.is_qr, x.ip_hash
+    from (
+      select b.*, row_number() over (partition by b.account_id order by b.time) as rank
+      from unnest(v_batch) as b
+    ) as x
+    left join unnest(v_tracked_accounts, v_tracked) as t(account_id, tracked)
+      on t.account_id = x.account_id
+    where x.account_id is null or x.rank <= t.tracked;
+  end if;
 
   -- A batch from before the mark (a write retried across an hour's end) rebuilds its hours.
   select s.rolled_until into v_rolled_until from app.click_rollup_state s;
-  select min(c.time), max(c.time) into v_late_from, v_late_to
-  from json_to_recordset(p_clicks) as c(time timestamptz)
-  where c.time < v_rolled_until;
+  select min(b.time), max(b.time) into v_late_from, v_late_to
+  from unnest(v_batch) as b
+  where b.time < v_rolled_until;
   if v_late_from is not null then
     perform app.rollup_clicks(v_late_from, v_late_to + interval '1 microsecond');
   end if;
 
   return query
-    select a.id, app.redirects_blocked(a.id) from unnest(v_accounts) as a(id);
+    select b.account_id, b.blocked from unnest(v_blocked_accounts, v_blocked) as b(account_id, blocked);
 end;
 $$;
 

@@ -8,8 +8,8 @@
  * Environment (all optional except the salt):
  *   CLICK_IP_SALT             keys the IP hashes (see _shared/clicks/ip-hash.ts)
  *   CLICK_FLUSH_INTERVAL_MS   longest a click waits for its batch (default 250)
- *   CLICK_BATCH_SIZE          clicks per write (default 1000)
- *   CLICK_BUFFER_CAPACITY     most clicks held in memory (default 50000; beyond, the oldest go)
+ *   CLICK_BATCH_SIZE          clicks per write (default 2000)
+ *   CLICK_BUFFER_CAPACITY     most clicks held in memory (default 100000; beyond, the oldest go)
  */
 import { ClickBuffer, type ClickBufferStats } from '../_shared/clicks/buffer.ts';
 import { LinkCache, type LinkCacheStats } from '../_shared/clicks/cache.ts';
@@ -17,7 +17,7 @@ import { invalidateOnNotify } from '../_shared/clicks/cache-invalidation.ts';
 import { loadCountryDatabase } from '../_shared/clicks/geo.ts';
 import { ipHasherFromEnv, type IpHasher } from '../_shared/clicks/ip-hash.ts';
 import type { Sql } from '../_shared/sql.ts';
-import { RedirectAllowance, watchAccountLimits } from './allowance.ts';
+import { checkAccounts, RedirectAllowance, watchAccountLimits } from './allowance.ts';
 import { captureClick, clickWriter, type CapturedClick } from './clicks.ts';
 import { createRedirectHandler } from './handler.ts';
 import { IpBlockList, loadIpBlocks } from './ip-blocks.ts';
@@ -53,8 +53,8 @@ export function optionsFromEnv(): Omit<RedirectorOptions, 'sql'> {
   return {
     hasher: ipHasherFromEnv(),
     flushIntervalMs: positiveFromEnv('CLICK_FLUSH_INTERVAL_MS', 250),
-    batchSize: positiveFromEnv('CLICK_BATCH_SIZE', 1_000),
-    capacity: positiveFromEnv('CLICK_BUFFER_CAPACITY', 50_000),
+    batchSize: positiveFromEnv('CLICK_BATCH_SIZE', 2_000),
+    capacity: positiveFromEnv('CLICK_BUFFER_CAPACITY', 100_000),
   };
 }
 
@@ -68,13 +68,13 @@ export async function startRedirector(options: RedirectorOptions): Promise<Redir
     },
     now,
   });
-  const resolver = new LinkResolver(cache, lookupLinks(sql, now));
+  const resolver = new LinkResolver(cache, lookupLinks(sql));
   const ipBlocks = new IpBlockList(loadIpBlocks(sql));
-  const allowance = new RedirectAllowance(now);
-  const batchSize = options.batchSize ?? 1_000;
+  const allowance = new RedirectAllowance({ check: checkAccounts(sql), now });
+  const batchSize = options.batchSize ?? 2_000;
   const buffer = new ClickBuffer<CapturedClick>({
     write: clickWriter({ sql, hasher, onAccounts: (states) => allowance.learn(states), now }),
-    capacity: Math.max(options.capacity ?? 50_000, batchSize),
+    capacity: Math.max(options.capacity ?? 100_000, batchSize),
     batchSize,
     flushIntervalMs: options.flushIntervalMs ?? 250,
   });
@@ -93,7 +93,7 @@ export async function startRedirector(options: RedirectorOptions): Promise<Redir
     resolve: (domain, alias) => resolver.resolve(domain, alias),
     host: requestHost,
     isIpBlocked: (headers) => ipBlocks.isBlocked(headers),
-    redirectsBlocked: (link) => allowance.isBlocked(link),
+    redirectsBlocked: (accountId) => allowance.isBlocked(accountId),
     capture: captureClick,
     record: (click) => buffer.push(click),
     now,

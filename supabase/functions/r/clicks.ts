@@ -15,6 +15,7 @@ import {
   type UserAgentInfo,
 } from '../_shared/clicks/user-agent.ts';
 import type { Sql } from '../_shared/sql.ts';
+import type { AccountState } from './allowance.ts';
 import { Memo } from './memo.ts';
 
 export interface CapturedClick {
@@ -24,8 +25,9 @@ export interface CapturedClick {
   userAgent: string;
   referer: string | null;
   isQr: boolean;
-  /** Canonical client address (for country and hash only; never stored). */
-  remoteIp: string | null;
+  /** The address headers as received; the writer finds the client in them (never stored). */
+  forwardedFor: string | null;
+  realIp: string | null;
 }
 
 /** A row for app.record_clicks (its JSON field names). */
@@ -42,12 +44,10 @@ export interface ClickRow {
   ip_hash: string | null;
 }
 
-export interface AccountState {
-  account_id: string;
-  redirects_blocked: boolean;
-}
-
-/** The request's part of a click: cheap, synchronous, no parsing beyond the headers. */
+/**
+ * The request's part of a click: header values copied as they are, nothing parsed (the
+ * User-Agent and the client address are read by the writer, off the request's path).
+ */
 export function captureClick(
   request: Request,
   url: URL,
@@ -55,13 +55,16 @@ export function captureClick(
   at: number,
 ): CapturedClick {
   const headers = request.headers;
+  // The QR code's URL carries ?qr=1; most visits have no query at all.
+  const isQr = url.search.includes('qr=') && url.searchParams.get('qr') === '1';
   return {
     at,
     aliasId,
     userAgent: (headers.get('user-agent') ?? '').slice(0, MAX_USER_AGENT_LENGTH),
     referer: headers.get('referer'),
-    isQr: url.searchParams.get('qr') === '1',
-    remoteIp: clientIp(headers),
+    isQr,
+    forwardedFor: headers.get('x-forwarded-for'),
+    realIp: headers.get('x-real-ip'),
   };
 }
 
@@ -79,9 +82,16 @@ export class ClickRows {
     this.#hasher = hasher;
   }
 
-  #visitor(remoteIp: string | null): Promise<Visitor> {
-    if (remoteIp === null) return Promise.resolve({ country: null, ipHash: null });
-    return this.#visitors.get(remoteIp, async (ip) => {
+  /** Country and IP hash of the client the address headers name, once per distinct headers. */
+  #visitor(click: CapturedClick): Promise<Visitor> {
+    if (click.forwardedFor === null && click.realIp === null)
+      return Promise.resolve({ country: null, ipHash: null });
+    return this.#visitors.get(`${click.forwardedFor ?? ''}|${click.realIp ?? ''}`, async () => {
+      const headers = new Headers();
+      if (click.forwardedFor !== null) headers.set('x-forwarded-for', click.forwardedFor);
+      if (click.realIp !== null) headers.set('x-real-ip', click.realIp);
+      const ip = clientIp(headers);
+      if (ip === null) return { country: null, ipHash: null };
       try {
         const [country, ipHash] = await Promise.all([countryOf(ip), this.#hasher.hash(ip)]);
         return { country, ipHash };
@@ -94,7 +104,7 @@ export class ClickRows {
   }
 
   async rows(batch: CapturedClick[]): Promise<ClickRow[]> {
-    const visitors = await Promise.all(batch.map((click) => this.#visitor(click.remoteIp)));
+    const visitors = await Promise.all(batch.map((click) => this.#visitor(click)));
     return batch.map((click, index) => {
       const agent = this.#agents.get(click.userAgent, parseUserAgent);
       const visitor = visitors[index] as Visitor;

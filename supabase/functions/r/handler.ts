@@ -28,7 +28,8 @@ export interface RedirectDependencies {
   resolve(domain: string, alias: string): Promise<Resolved | null>;
   host(request: Request): string;
   isIpBlocked(headers: Headers): boolean;
-  redirectsBlocked(link: LinkFacts): boolean;
+  /** The account's monthly redirects are used up (see allowance.ts). */
+  redirectsBlocked(accountId: string | null): boolean;
   capture(request: Request, url: URL, aliasId: string, at: number): CapturedClick;
   /** Queues a click for the batch writer; must not block or throw. */
   record(click: CapturedClick): void;
@@ -110,7 +111,7 @@ export function createRedirectHandler(deps: RedirectDependencies) {
         ? pageResponse(unavailable, head)
         : notFound(domain, unavailable, head);
     }
-    if (deps.redirectsBlocked(link)) return pageResponse('limit-reached', head);
+    if (deps.redirectsBlocked(link.accountId)) return pageResponse('limit-reached', head);
 
     const location = destinationFor(link.destination, route.addPath, url.search);
     if (route.kind === 'preview') {

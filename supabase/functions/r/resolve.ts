@@ -27,9 +27,6 @@ export interface LinkFacts {
   /** Milliseconds since the epoch, or null for no expiry. */
   expiresAt: number | null;
   destination: string;
-  /** The account's max_redirects is used up (as of `loadedAt`). */
-  redirectsBlocked: boolean;
-  loadedAt: number;
 }
 
 export interface Resolved {
@@ -53,7 +50,6 @@ export interface ResolvedRow {
   url: string | null;
   url_status: string | null;
   destination_banned: boolean;
-  redirects_blocked: boolean;
 }
 
 function isHttpUrl(text: string): boolean {
@@ -76,7 +72,7 @@ function linkState(row: ResolvedRow): LinkState {
   return 'active';
 }
 
-export function resolvedFromRow(row: ResolvedRow, loadedAt: number): Resolved {
+export function resolvedFromRow(row: ResolvedRow): Resolved {
   const domain: DomainFacts = {
     usable: row.domain_usable,
     redirectStatus: row.redirect_status === 301 ? 301 : 302,
@@ -92,8 +88,6 @@ export function resolvedFromRow(row: ResolvedRow, loadedAt: number): Resolved {
       state: linkState(row),
       expiresAt: row.expires_at === null ? null : new Date(row.expires_at).getTime(),
       destination: row.url ?? '',
-      redirectsBlocked: row.redirects_blocked,
-      loadedAt,
     },
   };
 }
@@ -164,15 +158,12 @@ export class BatchLoader<V> {
 }
 
 /** One round trip for many keys: app.resolve_short_links over two arrays. */
-export function lookupLinks(sql: Sql, now: () => number = Date.now) {
+export function lookupLinks(sql: Sql) {
   return async (keys: LinkKey[]): Promise<Map<string, Resolved>> => {
-    const loadedAt = now();
     const rows = await sql<ResolvedRow[]>`
       select * from app.resolve_short_links(
         ${keys.map((key) => key.domain)}::text[], ${keys.map((key) => key.alias)}::text[])`;
-    return new Map(
-      rows.map((row) => [linkCacheKey(row.domain, row.alias), resolvedFromRow(row, loadedAt)]),
-    );
+    return new Map(rows.map((row) => [linkCacheKey(row.domain, row.alias), resolvedFromRow(row)]));
   };
 }
 

@@ -1,0 +1,337 @@
+/**
+ * Redirect benchmark: the `r` edge function served directly by Deno on a loopback port (no
+ * gateway), loaded with autocannon (50 connections, 20 s per phase), beside a bare Deno server
+ * answering a static 302 in the same run:
+ *   1. the bare Deno 302 server (the ceiling for this machine);
+ *   2. 1,000 hot links, every click recorded (target >= 25,000 req/s, p99 < 10 ms);
+ *   3. all-distinct aliases, i.e. link-cache misses (target >= 8,000 req/s);
+ * and after each `r` phase, the clicks recorded against the redirects served (they must match).
+ * Prints its figures; it is not a timed test.
+ *
+ *   npm run bench:redirect
+ *
+ * Starts a stack of its own without the demo seed (ports 62321/62322/62324 and state dir
+ * .local/bench-redirect, wiped first; override with the STACK_* variables), adds one account, one
+ * domain and the links set-based, and stops everything at the end. Load goes to 127.0.0.1 only.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
+import { denoExecutable } from '../supabase/local/src/functions/deno.ts';
+import { startStack } from '../supabase/local/src/stack.ts';
+
+process.env.STACK_GATEWAY_PORT ??= '62321';
+process.env.STACK_DB_PORT ??= '62322';
+process.env.STACK_MAIL_PORT ??= '62324';
+process.env.STACK_WATCH_FUNCTIONS = 'false';
+
+const LOAD = {
+  connections: 50,
+  durationSeconds: positiveInt('BENCH_SECONDS', 20),
+  warmupSeconds: 3,
+};
+const HOT_LINKS = 1_000;
+/** More than the link cache holds (10,000), cycled: every request is a miss. */
+const COLD_LINKS = positiveInt('BENCH_COLD_LINKS', 200_000);
+const DOMAIN = 'bench.localhost';
+const TARGETS = { hotRequestsPerSecond: 25_000, hotP99Ms: 10, coldRequestsPerSecond: 8_000 };
+const USER_AGENTS = [
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Mobile Safari/537.36',
+];
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+function log(line: string) {
+  console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const thousands = (value: number) => Math.round(value).toLocaleString('en-US');
+
+// --- Data -------------------------------------------------------------------------------------
+
+async function createLinks(db: pg.Client): Promise<void> {
+  const userId = '00000000-0000-4000-8000-00000000be01';
+  await db.query(
+    `insert into auth.users (id, aud, role, email, email_confirmed_at, created_at, updated_at)
+     values ($1, 'authenticated', 'authenticated', 'bench@redirect.test', now(), now(), now())`,
+    [userId],
+  );
+  await db.query(
+    `insert into public.domains (domain, kind, verification_status, verified_at, redirect_status)
+     values ($1, 'common', 'verified', now(), 302)`,
+    [DOMAIN],
+  );
+  // Hot links h0…h999 and cold links c0…: one long URL each, one statement per kind.
+  for (const [prefix, count] of [
+    ['h', HOT_LINKS],
+    ['c', COLD_LINKS],
+  ] as const) {
+    await db.query(
+      `with account as (select personal_account_id as id from public.profiles where id = $1),
+       urls as (
+         insert into public.long_urls (account_id, url)
+         select account.id, 'https://example.com/' || $2 || '/' || g || '?utm_source=bench'
+         from account, generate_series(0, $3 - 1) as g
+         returning id, url
+       )
+       insert into public.aliases (long_url_id, account_id, domain_id, alias, created_by)
+       select u.id, account.id, d.id, $2 || substring(u.url from '/([0-9]+)\\?'), $1
+       from urls u, account, public.domains d
+       where d.domain = $4`,
+      [userId, prefix, count, DOMAIN],
+    );
+  }
+}
+
+async function clicksRecorded(db: pg.Client): Promise<number> {
+  const { rows } = await db.query<{ n: string }>('select count(*) as n from public.clicks');
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Waits until the click count stops moving (the function's buffer has drained). */
+async function settledClicks(db: pg.Client): Promise<number> {
+  let previous = -1;
+  let current = await clicksRecorded(db);
+  while (current !== previous) {
+    await sleep(1_000);
+    previous = current;
+    current = await clicksRecorded(db);
+  }
+  return current;
+}
+
+// --- Servers ----------------------------------------------------------------------------------
+
+interface Served {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+}
+
+/** A Deno process serving on an ephemeral loopback port; resolves once it listens. */
+function serveWithDeno(args: string[], env: Record<string, string>): Promise<Served> {
+  const child = spawn(denoExecutable(), args, {
+    cwd: REPO_ROOT,
+    env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const port = /Listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1];
+      if (port) resolve({ child, port: Number(port), output: () => output });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) =>
+      reject(new Error(`deno ended (${code}) before serving:\n${output}`)),
+    );
+  });
+}
+
+function stop(served: Served | undefined): Promise<void> {
+  if (!served || served.child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => served.child.kill('SIGKILL'), 10_000);
+    served.child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    // SIGTERM: the function writes its buffered clicks before it ends.
+    served.child.kill('SIGTERM');
+  });
+}
+
+const BARE_302 = `Deno.serve({ hostname: '127.0.0.1', port: 0 }, () =>
+  new Response(null, { status: 302, headers: { Location: 'https://example.com/', 'Cache-Control': 'no-store' } }));`;
+
+// --- Load -------------------------------------------------------------------------------------
+
+interface Figures {
+  /** Requests built but not answered when the run stopped (at most one per connection). */
+  inFlight: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  redirects: number;
+  other: number;
+  errors: number;
+}
+
+/** 50 connections for `seconds`; `pathFor(n)` gives the n-th request's path. */
+async function load(
+  port: number,
+  seconds: number,
+  pathFor: (n: number) => string,
+): Promise<Figures> {
+  // n counts the requests built (each connection builds its next one when the answer comes).
+  let n = 0;
+  let answered = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: LOAD.connections,
+    duration: seconds,
+    setupClient: (client) => {
+      client.on('response', () => answered++);
+    },
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (request) => {
+          const i = n++;
+          return {
+            ...request,
+            path: pathFor(i),
+            headers: {
+              host: DOMAIN,
+              'user-agent': USER_AGENTS[i % USER_AGENTS.length]!,
+              'x-forwarded-for': `81.2.69.${i % 250}`,
+            },
+          };
+        },
+      },
+    ],
+  });
+  return {
+    inFlight: n - answered,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    redirects: result['3xx'],
+    other: result['1xx'] + result['2xx'] + result['4xx'] + result['5xx'],
+    errors: result.errors + result.timeouts,
+  };
+}
+
+function describe(label: string, figures: Figures, bare?: Figures): string {
+  const ratio = bare
+    ? ` (${((figures.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(0)}% of bare Deno)`
+    : '';
+  return `${label.padEnd(28)} ${thousands(figures.requestsPerSecond).padStart(7)} req/s${ratio}, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${thousands(figures.redirects)} redirects, ${figures.other} other answers, ${figures.errors} errors`;
+}
+
+/**
+ * autocannon stops a timed run by closing its sockets: the requests then in flight reached the
+ * function (which served them and recorded their clicks) but their answers were never read. So
+ * the redirects served are the answered ones plus up to those in flight.
+ */
+function accounted(clicks: number, figures: Figures): boolean {
+  return clicks >= figures.redirects && clicks <= figures.redirects + figures.inFlight;
+}
+
+function accounting(clicks: number, figures: Figures): string {
+  const served = `${thousands(figures.redirects)} answered + ${figures.inFlight} in flight when the load stopped`;
+  return `clicks recorded ${thousands(clicks)}, redirects served ${served}: ${accounted(clicks, figures) ? `every redirect recorded (${clicks - figures.redirects} of the in-flight ones were served)` : 'MISMATCH'}`;
+}
+
+// --- Main -------------------------------------------------------------------------------------
+
+async function main() {
+  const config = loadConfig({
+    stateDir: path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local/bench-redirect'),
+    seed: false,
+    externalDatabaseUrl: undefined,
+  });
+  fs.rmSync(config.stateDir, { recursive: true, force: true });
+  log(`starting a stack (no seed) on :${config.gatewayPort}, database :${config.dbPort}`);
+  const stack = await startStack(config, () => undefined);
+  const db = new pg.Client({ connectionString: stack.env.DB_URL });
+  let bare: Served | undefined;
+  let redirector: Served | undefined;
+  try {
+    await db.connect();
+    log(`creating ${thousands(HOT_LINKS)} hot and ${thousands(COLD_LINKS)} cold links`);
+    await createLinks(db);
+
+    bare = await serveWithDeno(['eval', BARE_302], {});
+    redirector = await serveWithDeno(
+      [
+        'run',
+        '--allow-net',
+        '--allow-env',
+        '--allow-read',
+        '--allow-sys',
+        '--config',
+        path.join(REPO_ROOT, 'supabase/functions/deno.json'),
+        path.join(REPO_ROOT, 'supabase/functions/r/index.ts'),
+      ],
+      {
+        DENO_SERVE_ADDRESS: 'tcp:127.0.0.1:0',
+        SUPABASE_DB_URL: stack.env.DB_URL,
+        SUPABASE_URL: stack.env.SUPABASE_URL,
+        CLICK_IP_SALT: 'bench-redirect-click-ip-salt',
+      },
+    );
+    const rPort = redirector.port;
+    log(
+      `bare Deno 302 on :${bare.port}, r on :${rPort}; ${LOAD.connections} connections, ${LOAD.durationSeconds} s per phase`,
+    );
+
+    await load(bare.port, LOAD.warmupSeconds, () => '/');
+    const bareFigures = await load(bare.port, LOAD.durationSeconds, () => '/');
+    log(describe('bare Deno static 302', bareFigures));
+
+    // Hot links: warm the cache (and JIT) first; its clicks are counted before the phase.
+    await load(rPort, LOAD.warmupSeconds, (n) => `/r/h${n % HOT_LINKS}`);
+    const beforeHot = await settledClicks(db);
+    const hot = await load(rPort, LOAD.durationSeconds, (n) => `/r/h${n % HOT_LINKS}`);
+    log(describe('r, 1,000 hot links', hot, bareFigures));
+    const hotClicks = (await settledClicks(db)) - beforeHot;
+    log(`  ${accounting(hotClicks, hot)}`);
+
+    const beforeCold = await settledClicks(db);
+    const cold = await load(rPort, LOAD.durationSeconds, (n) => `/r/c${n % COLD_LINKS}`);
+    log(describe('r, distinct aliases (misses)', cold, bareFigures));
+    const coldClicks = (await settledClicks(db)) - beforeCold;
+    log(`  ${accounting(coldClicks, cold)}`);
+    if (cold.redirects > COLD_LINKS)
+      log(
+        `  (more requests than cold links: aliases repeated after ${thousands(COLD_LINKS)}, each long out of the 10,000-entry cache)`,
+      );
+
+    const verdict = (ok: boolean) => (ok ? 'within target' : 'BELOW TARGET');
+    console.log(
+      [
+        '',
+        `Redirect benchmark (${os.cpus().length} cores, load average ${os
+          .loadavg()
+          .map((v) => v.toFixed(2))
+          .join(' ')}; other processes share this machine)`,
+        describe('  bare Deno static 302', bareFigures),
+        describe('  r, 1,000 hot links', hot, bareFigures),
+        `    target >= ${thousands(TARGETS.hotRequestsPerSecond)} req/s and p99 < ${TARGETS.hotP99Ms} ms: ${verdict(hot.requestsPerSecond >= TARGETS.hotRequestsPerSecond && hot.p99 < TARGETS.hotP99Ms)}`,
+        `    ${accounting(hotClicks, hot)}`,
+        describe('  r, distinct aliases', cold, bareFigures),
+        `    target >= ${thousands(TARGETS.coldRequestsPerSecond)} req/s: ${verdict(cold.requestsPerSecond >= TARGETS.coldRequestsPerSecond)}`,
+        `    ${accounting(coldClicks, cold)}`,
+        '',
+      ].join('\n'),
+    );
+    if (!accounted(hotClicks, hot) || !accounted(coldClicks, cold)) process.exitCode = 1;
+  } finally {
+    await stop(redirector);
+    await stop(bare);
+    await db.end().catch(() => undefined);
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
