@@ -5,7 +5,7 @@ import { runInBackground } from './background.ts';
 import { FILE_MESSAGES, FileRefusal } from './file-refusal.ts';
 import { MIME_TYPES } from './file-type.ts';
 import { FORM_MESSAGES, readBulkForm } from './form.ts';
-import { scheduleJob } from './jobs.ts';
+import { finishJob, scheduleJob } from './jobs.ts';
 import { processJob } from './process-job.ts';
 import { readBulkFile, type ReadFile } from './read-file.ts';
 import { matchRoute } from './routes.ts';
@@ -72,7 +72,11 @@ export const bulkImport = handler(async (request) => {
   const { error: uploadError } = await callerClient(request)
     .storage.from('imports')
     .upload(job.file_path, form.file.bytes, { contentType: MIME_TYPES[file.type], upsert: false });
-  if (uploadError) throw new Error(`Upload of ${job.file_path} failed: ${uploadError.message}`);
+  if (uploadError) {
+    // Nothing will process the job: record it as failed (the owner is told) before answering.
+    await finishJob(request, job.id, { failed: true, errors: {}, resultPath: null });
+    throw new Error(`Upload of ${job.file_path} failed: ${uploadError.message}`);
+  }
 
   const rows = file.rows;
   runInBackground(

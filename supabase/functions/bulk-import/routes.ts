@@ -3,6 +3,7 @@
  *   POST bulk/csv                                  workspace from the form's team (or personal)
  *   POST organization/{o}/team/{t}/bulk/csv        team t of organization o
  *   POST organization/{o}/personal/bulk/csv        the caller's personal workspace, in o's mode
+ * On the organization routes the path names the workspace and the form's team field is ignored.
  */
 import { HttpError } from '../_shared/http.ts';
 
