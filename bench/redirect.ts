@@ -102,16 +102,22 @@ async function clicksRecorded(db: pg.Client): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Waits until the click count stops moving (the function's buffer has drained). */
-async function settledClicks(db: pg.Client): Promise<number> {
-  let previous = -1;
+/**
+ * The click count once the function's buffer has drained: at least `expected` and unchanged for
+ * a second, or unchanged for 5 s (a failed write is retried with a growing delay, so a shorter
+ * pause proves nothing).
+ */
+async function settledClicks(db: pg.Client, expected = 0): Promise<number> {
   let current = await clicksRecorded(db);
-  while (current !== previous) {
-    await sleep(1_000);
-    previous = current;
-    current = await clicksRecorded(db);
+  let unchangedSince = Date.now();
+  for (;;) {
+    const quiet = Date.now() - unchangedSince;
+    if (quiet >= 5_000 || (current >= expected && quiet >= 1_000)) return current;
+    await sleep(250);
+    const next = await clicksRecorded(db);
+    if (next !== current) unchangedSince = Date.now();
+    current = next;
   }
-  return current;
 }
 
 // --- Servers ----------------------------------------------------------------------------------
@@ -291,13 +297,13 @@ async function main() {
     const beforeHot = await settledClicks(db);
     const hot = await load(rPort, LOAD.durationSeconds, (n) => `/r/h${n % HOT_LINKS}`);
     log(describe('r, 1,000 hot links', hot, bareFigures));
-    const hotClicks = (await settledClicks(db)) - beforeHot;
+    const hotClicks = (await settledClicks(db, beforeHot + hot.redirects)) - beforeHot;
     log(`  ${accounting(hotClicks, hot)}`);
 
     const beforeCold = await settledClicks(db);
     const cold = await load(rPort, LOAD.durationSeconds, (n) => `/r/c${n % COLD_LINKS}`);
     log(describe('r, distinct aliases (misses)', cold, bareFigures));
-    const coldClicks = (await settledClicks(db)) - beforeCold;
+    const coldClicks = (await settledClicks(db, beforeCold + cold.redirects)) - beforeCold;
     log(`  ${accounting(coldClicks, cold)}`);
     if (cold.redirects > COLD_LINKS)
       log(
@@ -322,6 +328,12 @@ async function main() {
         '',
       ].join('\n'),
     );
+    const complaints = redirector
+      .output()
+      .split('\n')
+      .filter((line) => /error|fail/i.test(line));
+    if (complaints.length > 0)
+      console.log(`The function logged:\n${complaints.slice(0, 20).join('\n')}`);
     if (!accounted(hotClicks, hot) || !accounted(coldClicks, cold)) process.exitCode = 1;
   } finally {
     await stop(redirector);
