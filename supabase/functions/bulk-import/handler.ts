@@ -5,6 +5,7 @@ import { runInBackground } from './background.ts';
 import { FILE_MESSAGES, FileRefusal } from './file-refusal.ts';
 import { MIME_TYPES } from './file-type.ts';
 import { FORM_MESSAGES, readBulkForm } from './form.ts';
+import { MAX_BODY_BYTES } from './limits.ts';
 import { finishJob, scheduleJob } from './jobs.ts';
 import { processJob } from './process-job.ts';
 import { readBulkFile, type ReadFile } from './read-file.ts';
@@ -36,6 +37,33 @@ function signedInUser(request: Request): string {
  * answers `{ total }` at once; the links are created in the background (process-job.ts).
  */
 export const bulkImport = handler(async (request) => {
+  try {
+    return await importFile(request);
+  } catch (error) {
+    await drainUnread(request);
+    throw error;
+  }
+});
+
+/**
+ * Reads what is left of a refused request's body (up to the form's cap) before answering: a
+ * client still sending its upload when the answer comes would otherwise see a broken pipe
+ * instead of the refusal.
+ */
+async function drainUnread(request: Request): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  let read = 0;
+  try {
+    for await (const chunk of request.body) {
+      read += chunk.byteLength;
+      if (read > MAX_BODY_BYTES) break;
+    }
+  } catch {
+    // The client went away: nothing to answer.
+  }
+}
+
+async function importFile(request: Request): Promise<Response> {
   const route = matchRoute(new URL(request.url).pathname);
   if (request.method !== 'POST')
     throw new HttpError(405, 'Method not allowed.', 'method_not_allowed');
@@ -84,4 +112,4 @@ export const bulkImport = handler(async (request) => {
     (error) => console.error(`bulk job ${job.id}: could not record its outcome:`, error),
   );
   return json({ total: job.total, job_id: job.id } satisfies BulkAnswer);
-});
+}
