@@ -88,6 +88,10 @@ export async function startRedirector(options: RedirectorOptions): Promise<Redir
   Deno.unrefTimer(blockTimer);
   // Load the GeoIP data now rather than inside the first batch.
   void loadCountryDatabase();
+  // Hours that closed while no instance ran are rolled up now (later, after each hour's end).
+  sql`select app.advance_click_rollups()`.catch((error: unknown) =>
+    console.error('Click rollups: could not advance:', error),
+  );
 
   const handler = createRedirectHandler({
     resolve: (domain, alias) => resolver.resolve(domain, alias),
