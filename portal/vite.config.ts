@@ -8,9 +8,10 @@ import { defineConfig } from 'vite';
  */
 
 // Libraries change less often than the app: separate chunks stay cached across releases.
+// Mantine is left out on purpose: grouped, every component any lazy page or modal uses would
+// load with the first page; split, each one travels with the code that needs it.
 const vendorChunks = [
   { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-  { name: 'mantine', test: /[\\/]node_modules[\\/]@mantine[\\/]/ },
   { name: 'supabase', test: /[\\/]node_modules[\\/]@supabase[\\/]/ },
 ];
 

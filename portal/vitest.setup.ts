@@ -4,8 +4,11 @@
  * features and no layout, which is what jsdom models.
  */
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Lazy pages and chained queries take more than the default second on a busy machine.
+configure({ asyncUtilTimeout: 4_000 });
 
 afterEach(() => {
   cleanup();

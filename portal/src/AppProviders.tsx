@@ -1,26 +1,32 @@
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { takePendingNotice } from './auth/sessionExpiry.ts';
 import type { PortalServices } from './lib/services.ts';
 import { ServicesContext, useServices } from './lib/servicesContext.ts';
 import { AppStateProvider } from './state/AppStateProvider.tsx';
 import { themeProps } from './theme.ts';
 
+// No notice shows on the first paint; the container loads just after it. Notices shown before
+// it arrives wait in the store.
+const NoticesContainer = lazy(() => import('./notices/NoticesContainer.tsx'));
+
 /** Theme, services and the query cache: what everything else needs. */
 export function BaseProviders({
   services,
   queryClient,
+  mantineEnv = 'default',
   children,
 }: {
   services: PortalServices;
   queryClient: QueryClient;
+  /** 'test' turns Mantine's transitions and portals off (component tests). */
+  mantineEnv?: 'default' | 'test';
   children: ReactNode;
 }) {
   return (
-    <MantineProvider {...themeProps}>
+    <MantineProvider {...themeProps} env={mantineEnv}>
       <ServicesContext value={services}>
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </ServicesContext>
@@ -43,7 +49,9 @@ export function StateProviders({ children }: { children: ReactNode }) {
   const { noticeStore } = useServices();
   return (
     <AppStateProvider>
-      <Notifications store={noticeStore} position="top-right" />
+      <Suspense fallback={null}>
+        <NoticesContainer store={noticeStore} />
+      </Suspense>
       <PendingNotice />
       {children}
     </AppStateProvider>

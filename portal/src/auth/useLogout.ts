@@ -2,6 +2,7 @@ import { NOTICE_DURATION_MS, STORAGE_KEYS } from '@shortlane/shared/constants.ts
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../routes/paths.ts';
 import { useServices } from '../lib/servicesContext.ts';
+import { useAppState } from '../state/appState.ts';
 import { useAuth } from './AuthContext.ts';
 import { authErrorMessage } from './authErrorMessage.ts';
 
@@ -15,8 +16,15 @@ export function useLogout(): () => Promise<void> {
   const auth = useAuth();
   const navigate = useNavigate();
   const { dialogs, notify } = useServices();
+  const { impersonated } = useAppState();
   return async () => {
     dialogs.closeAll();
+    // An impersonated session must never reach Auth's logout (it would end the real user's
+    // sessions): leaving it is the stop-impersonating page's job.
+    if (impersonated) {
+      await navigate(paths['kiosk.user.stopImpersonating']);
+      return;
+    }
     // Synchronously, not as a transition: a transition would keep the protected page on
     // screen while the homepage's code loads, and its guard would see the sign-out.
     await navigate(paths.homepage, { flushSync: true });

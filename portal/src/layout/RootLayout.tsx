@@ -1,11 +1,15 @@
 import { Suspense } from 'react';
 import { Outlet } from 'react-router-dom';
 import { PageLoader } from '../components/PageLoader.tsx';
+import { DialogsHost } from '../dialogs/DialogsHost.tsx';
 import { CouponMemory } from './CouponMemory.tsx';
 import { RouteFocus } from './RouteFocus.tsx';
 import { ShellLayout } from './ShellLayout.tsx';
 
-/** Every route renders inside the shell; pages load on first visit. */
+/**
+ * Every route renders inside the shell; pages load on first visit. The modals render here,
+ * inside the router, as their messages may link to pages.
+ */
 export function RootLayout() {
   return (
     <>
@@ -16,6 +20,7 @@ export function RootLayout() {
           <Outlet />
         </Suspense>
       </ShellLayout>
+      <DialogsHost />
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo, type ReactNode } from 'react';
-import { DialogsHost } from '../dialogs/DialogsHost.tsx';
 import { CookieNotice } from './CookieNotice.tsx';
 import { Footer } from './Footer.tsx';
 import { NavBar } from './nav/NavBar.tsx';
@@ -12,7 +11,7 @@ import { SurveyBanner } from './SurveyBanner.tsx';
 
 /**
  * The shell of app-shell 2: navigation, an optional survey banner, the page, a side panel, a
- * cookie notice and a footer; the modals on top.
+ * cookie notice and a footer. (The modals live above it, in StateProviders.)
  */
 export function ShellLayout({ children }: { children: ReactNode }) {
   const [opened, { open, close }] = useDisclosure(false);
@@ -34,7 +33,6 @@ export function ShellLayout({ children }: { children: ReactNode }) {
         <SidePanel />
         <Footer />
         <CookieNotice />
-        <DialogsHost />
       </div>
     </SidePanelContext>
   );

@@ -1,14 +1,15 @@
-import { Drawer } from '@mantine/core';
-import { CreateFormPlaceholder } from '../components/CreateFormPlaceholder.tsx';
-import { CREATE_LABEL } from './nav/navModel.ts';
+import { lazy } from 'react';
+import { LazyOnFirstUse } from '../components/LazyOnFirstUse.tsx';
 import { useSidePanel } from './sidePanel.ts';
 
-/** The side panel the Create button opens (link-creation 2: a side popover for creating). */
+const SidePanelDrawer = lazy(() => import('./SidePanelDrawer.tsx'));
+
+/** The side panel; its code loads when the Create button first opens it. */
 export function SidePanel() {
-  const { opened, close } = useSidePanel();
+  const { opened } = useSidePanel();
   return (
-    <Drawer opened={opened} onClose={close} position="right" size="md" title={CREATE_LABEL}>
-      <CreateFormPlaceholder headingLevel={3} />
-    </Drawer>
+    <LazyOnFirstUse active={opened}>
+      <SidePanelDrawer />
+    </LazyOnFirstUse>
   );
 }

@@ -29,6 +29,7 @@ export interface PortalServicesOptions {
   reload?: () => void;
   leave?: (url: string) => void;
   persistSession?: boolean;
+  storageKey?: string;
 }
 
 export function createPortalServices(options: PortalServicesOptions): PortalServices {
@@ -64,6 +65,7 @@ export function createPortalServices(options: PortalServicesOptions): PortalServ
   const supabase = createSupabaseClient(options.env, {
     fetch: handledFetch,
     persistSession: options.persistSession,
+    storageKey: options.storageKey,
   });
   return {
     supabase,

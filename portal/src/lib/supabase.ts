@@ -10,15 +10,22 @@ export interface SupabaseClientOptions {
   fetch: typeof fetch;
   /** Off in tests, where no session may leak from one test into the next. */
   persistSession?: boolean;
+  /** Where the session is kept; tests give each client its own. */
+  storageKey?: string;
 }
 
 /** The session persists in localStorage and refreshes itself; tokens in a URL are picked up. */
 export function createSupabaseClient(
   env: SupabaseEnv,
-  { fetch, persistSession = true }: SupabaseClientOptions,
+  { fetch, persistSession = true, storageKey }: SupabaseClientOptions,
 ): PortalSupabase {
   return createClient<Database>(env.supabaseUrl, env.supabaseAnonKey, {
-    auth: { persistSession, autoRefreshToken: persistSession, detectSessionInUrl: persistSession },
+    auth: {
+      persistSession,
+      autoRefreshToken: persistSession,
+      detectSessionInUrl: persistSession,
+      storageKey,
+    },
     global: { fetch },
   });
 }

@@ -41,7 +41,7 @@ function viewer({
     subscriptions,
     plans: TEST_PLANS,
     teams: [],
-    claims: { aal: 'aal1', impersonator: null },
+    claims: { impersonator: null },
     now: NOW,
   });
 }

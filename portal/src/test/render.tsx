@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { useState, type ReactElement, type ReactNode } from 'react';
 import { createMemoryRouter, MemoryRouter, RouterProvider } from 'react-router-dom';
 import { BaseProviders, StateProviders } from '../AppProviders.tsx';
+import { DialogsHost } from '../dialogs/DialogsHost.tsx';
 import { routes } from '../routes/routeTable.tsx';
 import { testUser, TestAuthProvider, type TestAuthOptions } from './auth.tsx';
 import { TestBackend } from './backend.ts';
@@ -54,7 +55,7 @@ function Providers({
     () => new QueryClient({ defaultOptions: { queries: { retry: false } } }),
   );
   return (
-    <BaseProviders services={testServices.services} queryClient={queryClient}>
+    <BaseProviders services={testServices.services} queryClient={queryClient} mantineEnv="test">
       <TestAuthProvider options={auth}>
         <StateProviders>{children}</StateProviders>
       </TestAuthProvider>
@@ -73,16 +74,20 @@ function prepare(options: RenderOptions) {
   };
 }
 
-/** Renders one component with the portal's providers inside a memory router. */
+/** Renders one component with the portal's providers (and its modals) inside a memory router. */
 export function render(ui: ReactElement, options: RenderOptions = {}) {
   const { backend, testServices, auth } = prepare(options);
   return {
     user: userEvent.setup(),
     backend,
+    testServices,
     ...testServices,
     ...rtlRender(
       <Providers testServices={testServices} auth={auth}>
-        <MemoryRouter initialEntries={[options.route ?? '/']}>{ui}</MemoryRouter>
+        <MemoryRouter initialEntries={[options.route ?? '/']}>
+          {ui}
+          <DialogsHost />
+        </MemoryRouter>
       </Providers>,
     ),
   };
@@ -95,6 +100,7 @@ export function renderApp(options: RenderOptions = {}) {
   return {
     router,
     backend,
+    testServices,
     ...testServices,
     user: userEvent.setup(),
     ...rtlRender(

@@ -14,6 +14,8 @@ export interface TestServices {
 }
 
 /** The portal's real services, talking to `backend` instead of the network. */
+let clients = 0;
+
 export function createTestServices(
   backend: TestBackend,
   env: Record<string, unknown> = {},
@@ -27,6 +29,8 @@ export function createTestServices(
     reload,
     leave,
     persistSession: false,
+    // One storage key per client: supabase-js warns about clients sharing one.
+    storageKey: `sb-test-${++clients}`,
   });
   return { services, reload, leave };
 }
@@ -48,7 +52,8 @@ export function testAccessToken(claims: Record<string, unknown>): string {
       exp: now + 3600,
       ...claims,
     }),
-    'signature',
+    // Not checked by anyone here, but shaped like one (base64url, whole 4-character groups).
+    'c2lnbmF0dXJl',
   ].join('.');
 }
 

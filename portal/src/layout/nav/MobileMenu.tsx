@@ -38,7 +38,11 @@ function CountedLinks({ viewer, close }: { viewer: Viewer; close: () => void }) 
         label={withCount('Notifications', unread)}
         onClick={close}
       />
-      <NavLink label={withCount('Invitations', invitations?.length)} childrenOffset="md">
+      <NavLink
+        component="button"
+        label={withCount('Invitations', invitations?.length)}
+        childrenOffset="md"
+      >
         <InvitationList viewer={viewer} invitations={invitations ?? []} />
       </NavLink>
       <NavLink
@@ -54,7 +58,7 @@ function CountedLinks({ viewer, close }: { viewer: Viewer; close: () => void }) 
 function OrganizationLinks({ close, canCreate }: { close: () => void; canCreate: boolean }) {
   const organizations = (useMyOrganizationsQuery().data ?? []).filter((org) => !org.archived);
   return (
-    <NavLink label="Organizations" childrenOffset="md" defaultOpened>
+    <NavLink component="button" label="Organizations" childrenOffset="md" defaultOpened>
       {organizations.map((org) => (
         <NavLink
           key={org.id}
@@ -98,7 +102,7 @@ function MobileExtras({ model, close }: { model: NavModel; close: () => void }) 
 }
 
 /** The mobile menu: the bar's items as a list, plus the mobile extras and log out. */
-export function MobileMenu({ opened, onClose, model, viewer, onCreate, onLogOut }: Props) {
+export default function MobileMenu({ opened, onClose, model, viewer, onCreate, onLogOut }: Props) {
   const { externalUrls } = useConfig();
   const row = (to: string, label: ReactNode) => (
     <NavLink component={Link} to={to} label={label} onClick={onClose} />
@@ -128,7 +132,7 @@ export function MobileMenu({ opened, onClose, model, viewer, onCreate, onLogOut 
         {model.links.plans && row(paths['signup.pricing'], 'Plans')}
         {model.links.blog && <NavLink component="a" href={externalUrls.blog} label="Blog" />}
         {model.links.features && (
-          <NavLink label="Features" childrenOffset="md">
+          <NavLink component="button" label="Features" childrenOffset="md">
             {FEATURE_LINKS.map((feature) => (
               <NavLink
                 key={feature.name}

@@ -1,21 +1,25 @@
 import { Anchor, Box, Burger, Button, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { lazy } from 'react';
 import { Link } from 'react-router-dom';
 import { useLogout } from '../../auth/useLogout.ts';
 import { LinkIcon } from '../../components/icons.tsx';
+import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { paths } from '../../routes/paths.ts';
 import { useSidePanel } from '../sidePanel.ts';
 import classes from './NavBar.module.css';
 import { FeaturesMenu } from './FeaturesMenu.tsx';
 import { InvitationsPopover } from './InvitationsPopover.tsx';
-import { MobileMenu } from './MobileMenu.tsx';
 import { CREATE_LABEL, navModel } from './navModel.ts';
 import { OrganizationsMenu } from './OrganizationsMenu.tsx';
 import { CartLink, HelpLink, NotificationBell } from './ShellIcons.tsx';
 import { useNavViewer } from './useNavViewer.ts';
 
 /** The navigation bar of link-creation 2: a desktop bar from lg (992 px), a menu below it. */
+// The mobile menu's code loads when it is first opened.
+const MobileMenu = lazy(() => import('./MobileMenu.tsx'));
+
 export function NavBar() {
   const who = useNavViewer();
   const model = navModel(who);
@@ -119,14 +123,16 @@ export function NavBar() {
           aria-controls="mobile-menu"
         />
       </Group>
-      <MobileMenu
-        opened={menuOpened}
-        onClose={menu.close}
-        model={model}
-        viewer={viewer}
-        onCreate={sidePanel.open}
-        onLogOut={logOut}
-      />
+      <LazyOnFirstUse active={menuOpened}>
+        <MobileMenu
+          opened={menuOpened}
+          onClose={menu.close}
+          model={model}
+          viewer={viewer}
+          onCreate={sidePanel.open}
+          onLogOut={logOut}
+        />
+      </LazyOnFirstUse>
     </header>
   );
 }

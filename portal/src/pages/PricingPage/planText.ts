@@ -60,7 +60,7 @@ export function limitLines(price: PlanPriceRow): string[] {
   if (typeof clicks === 'number') lines.push(`${count.format(clicks)} tracked clicks`);
   const domains = options.max_domains_subdomains ?? options.max_domains;
   if (typeof domains === 'number' && domains > 0) {
-    lines.push(`${count.format(domains)} branded domains`);
+    lines.push(`${count.format(domains)} branded ${domains === 1 ? 'domain' : 'domains'}`);
   }
   return lines;
 }
