@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import http from 'node:http';
+import type { Locator, Page } from '@playwright/test';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { TestUser } from '../support/factories.ts';
 import { appUrls, expect } from '../support/fixtures.ts';
@@ -54,4 +55,44 @@ export async function signInToPortal(page: Page, user: TestUser): Promise<void> 
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).not.toHaveURL(/\/app\/login/);
+}
+
+/** A short link visited as a browser would, through the gateway with the short domain's Host. */
+export function visitShortLink(
+  host: string,
+  alias: string,
+): Promise<{ status: number; location: string | undefined }> {
+  const gateway = new URL(stackEnv().SUPABASE_URL);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: gateway.hostname, port: gateway.port, path: `/${alias}`, headers: { host } },
+      (response) => {
+        response.resume();
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, location: response.headers.location }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/**
+ * Fills a react-admin form field once the form has settled: a form still initialising may reset
+ * what was typed into it, so the value is typed again until it stays.
+ */
+export async function fillField(field: Locator, value: string, stored = value): Promise<void> {
+  await expect(async () => {
+    await field.fill(value);
+    await expect(field).toHaveValue(stored, { timeout: 500 });
+  }).toPass({ timeout: 10_000 });
+}
+
+/** Opens a kiosk resource's create page from its list, as staff would. */
+export async function openCreatePage(page: Page, menuItem: string, resource: string) {
+  await page.getByRole('menuitem', { name: menuItem }).click();
+  await expect(page).toHaveURL(new RegExp(`/${resource}(\\?.*)?$`));
+  await page.getByRole('link', { name: 'Create', exact: true }).click();
+  await expect(page).toHaveURL(`${appUrls.kiosk}/${resource}/create`);
 }

@@ -24,7 +24,9 @@ export function createSupabaseClient(
       persistSession,
       autoRefreshToken: persistSession,
       detectSessionInUrl: persistSession,
-      storageKey,
+      // An explicit undefined would replace supabase-js' default key (the session would be kept
+      // under the key "undefined", where nothing else looks for it).
+      ...(storageKey ? { storageKey } : {}),
     },
     global: { fetch },
   });

@@ -78,9 +78,21 @@ function PublishButton() {
   const record = useRecordContext();
   if (!record) return null;
   return record.published_at ? (
-    <UpdateButton label="Unpublish" data={{ published_at: null }} mutationMode="pessimistic" />
+    <UpdateButton
+      label="Unpublish"
+      data={{ published_at: null }}
+      mutationMode="pessimistic"
+      confirmTitle="Unpublish this announcement?"
+      confirmContent="Users will no longer see it in the portal."
+    />
   ) : (
-    <UpdateButton label="Publish" data={publishNow()} mutationMode="pessimistic" />
+    <UpdateButton
+      label="Publish"
+      data={publishNow()}
+      mutationMode="pessimistic"
+      confirmTitle="Publish this announcement?"
+      confirmContent="Every signed-in user will see it in the portal."
+    />
   );
 }
 

@@ -1,7 +1,9 @@
 import { Alert, Container, Loader, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { tokenFromFragment } from './claims.ts';
-import { createImpersonationClient } from './impersonationClient.ts';
+import { envCheck } from '../../lib/env.ts';
+import { useSupabase } from '../../lib/servicesContext.ts';
+import { createImpersonationClient, sessionStorageKey } from './impersonationClient.ts';
 import { startImpersonation } from './sessionSwap.ts';
 
 /**
@@ -10,6 +12,7 @@ import { startImpersonation } from './sessionSwap.ts';
  * with a full load, so the whole portal starts over as the user.
  */
 export default function StartImpersonationPage() {
+  const appClient = useSupabase();
   const [failure, setFailure] = useState<string | null>(null);
   const started = useRef(false);
 
@@ -19,7 +22,9 @@ export default function StartImpersonationPage() {
     const token = tokenFromFragment(window.location.hash);
     // The token must not stay in the address bar or the history.
     window.history.replaceState(null, '', window.location.pathname);
-    void startImpersonation(createImpersonationClient().auth, window.localStorage, token)
+    if (!envCheck.ok) return;
+    const client = createImpersonationClient(envCheck.env, sessionStorageKey(appClient));
+    void startImpersonation(client.auth, window.localStorage, token)
       .then((outcome) => {
         if (outcome.ok) window.location.replace('/app');
         else setFailure(outcome.message);
@@ -27,7 +32,7 @@ export default function StartImpersonationPage() {
       .catch((error: unknown) =>
         setFailure(error instanceof Error ? error.message : String(error)),
       );
-  }, []);
+  }, [appClient]);
 
   return (
     <Container size="sm" py="xl">

@@ -1,6 +1,8 @@
 import { Alert, Container, Loader, Title } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { createImpersonationClient, kioskUrl } from './impersonationClient.ts';
+import { envCheck } from '../../lib/env.ts';
+import { useConfig, useSupabase } from '../../lib/servicesContext.ts';
+import { createImpersonationClient, sessionStorageKey } from './impersonationClient.ts';
 import { stopImpersonation } from './sessionSwap.ts';
 
 /**
@@ -9,13 +11,16 @@ import { stopImpersonation } from './sessionSwap.ts';
  * session; without one, they go back to the kiosk (or to the login page).
  */
 export default function StopImpersonatingPage() {
+  const appClient = useSupabase();
+  const { kioskUrl } = useConfig();
   const [failure, setFailure] = useState<string | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    const client = createImpersonationClient();
+    if (!envCheck.ok) return;
+    const client = createImpersonationClient(envCheck.env, sessionStorageKey(appClient));
     const reportStop = async () => {
       const { error } = await client.functions.invoke('kiosk-impersonate', {
         body: { action: 'stop' },
@@ -26,12 +31,12 @@ export default function StopImpersonatingPage() {
       .then((outcome) => {
         // A full load: every cached answer about the user goes with the page.
         if (outcome === 'restored') window.location.replace('/app');
-        else window.location.replace(kioskUrl() ?? '/app/login');
+        else window.location.replace(kioskUrl ?? '/app/login');
       })
       .catch((error: unknown) =>
         setFailure(error instanceof Error ? error.message : String(error)),
       );
-  }, []);
+  }, [appClient, kioskUrl]);
 
   return (
     <Container size="sm" py="xl">

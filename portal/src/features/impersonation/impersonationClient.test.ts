@@ -1,8 +1,10 @@
+import { createClient } from '@supabase/supabase-js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createImpersonationClient, kioskUrl } from './impersonationClient.ts';
+import { createSupabaseClient } from '../../lib/supabase.ts';
+import { createImpersonationClient, sessionStorageKey } from './impersonationClient.ts';
 import { impersonationToken } from './testTokens.ts';
 
-const env = { VITE_SUPABASE_URL: 'http://127.0.0.1:59999', VITE_SUPABASE_ANON_KEY: 'anon-key' };
+const env = { supabaseUrl: 'http://127.0.0.1:59999', supabaseAnonKey: 'anon-key' };
 
 describe('createImpersonationClient', () => {
   afterEach(() => {
@@ -10,7 +12,7 @@ describe('createImpersonationClient', () => {
     window.localStorage.clear();
   });
 
-  it('forgets a session on sign-out without ever calling Auth’s /logout', async () => {
+  it('keeps the session under the given key and forgets it without calling Auth’s /logout', async () => {
     const calls: string[] = [];
     vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
       const request = new Request(input, init);
@@ -22,21 +24,27 @@ describe('createImpersonationClient', () => {
         user_metadata: {},
       });
     });
-    const client = createImpersonationClient(env);
+    const client = createImpersonationClient(env, 'portal-session');
     const set = await client.auth.setSession({
       access_token: impersonationToken(),
       refresh_token: 'impersonation-cannot-refresh',
     });
     expect(set.error).toBeNull();
-    expect((await client.auth.getSession()).data.session?.user.id).toBe('user-1');
+    expect(JSON.parse(window.localStorage.getItem('portal-session')!).user.id).toBe('user-1');
     expect((await client.auth.signOut({ scope: 'local' })).error).toBeNull();
-    expect((await client.auth.getSession()).data.session).toBeNull();
+    expect(window.localStorage.getItem('portal-session')).toBeNull();
     expect(calls).toEqual(['GET /auth/v1/user']);
   });
+});
 
-  it('knows the kiosk only from a valid VITE_KIOSK_URL', () => {
-    expect(kioskUrl({ VITE_KIOSK_URL: 'http://localhost:5174' })).toBe('http://localhost:5174');
-    expect(kioskUrl({ VITE_KIOSK_URL: 'javascript:alert(1)' })).toBeNull();
-    expect(kioskUrl({})).toBeNull();
+describe('sessionStorageKey', () => {
+  it('finds the key the portal’s own client keeps its session under', () => {
+    const chosen = createClient(env.supabaseUrl, env.supabaseAnonKey, {
+      auth: { persistSession: false, storageKey: 'chosen-key' },
+    });
+    expect(sessionStorageKey(chosen)).toBe('chosen-key');
+    // The portal leaves the key to supabase-js: sb-<first label of the API host>-auth-token.
+    const portal = createSupabaseClient(env, { fetch, persistSession: false });
+    expect(sessionStorageKey(portal)).toBe('sb-127-auth-token');
   });
 });
