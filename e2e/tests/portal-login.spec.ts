@@ -35,31 +35,36 @@ test.describe('portal login', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Welcome' })).toBeVisible();
     await saveScreenshot('portal-landing');
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await expect(page.getByRole('heading', { name: 'Log in' })).toBeVisible();
-    await expect(page).toHaveURL('/app/login?to=%2Fapp');
+    // Logging out leads to the homepage as a guest.
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('button', { name: 'Log out' })
+      .click();
+    await expect(page).toHaveURL('/app');
+    await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
 
-    // The session is gone for real: reopening the landing page asks to log in again.
-    await page.goto('/app');
-    await expect(page).toHaveURL('/app/login?to=%2Fapp');
+    // The session is gone for real: a page for users asks to log in again.
+    await page.goto('/app/settings/profile');
+    await expect(page).toHaveURL('/app/login?to=%2Fapp%2Fsettings%2Fprofile');
   });
 
-  test('a guest opening /app is sent to login and brought back after logging in', async ({
+  test('a guest opening a page for users is sent to login and brought back after logging in', async ({
     page,
     factories,
   }) => {
     const user = await factories.createConfirmedUser();
-    await page.goto('/app');
-    await expect(page).toHaveURL('/app/login?to=%2Fapp');
+    await page.goto('/app/dashboard');
+    await expect(page).toHaveURL('/app/login?to=%2Fapp%2Fdashboard');
 
     await logIn(page, user.email, user.password);
 
-    await expect(page).toHaveURL('/app');
-    await expect(page.getByText(user.email)).toBeVisible();
+    await expect(page).toHaveURL('/app/dashboard');
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
 
     // The session survives a reload (stored by supabase-js).
     await page.reload();
-    await expect(page.getByText(user.email)).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page).toHaveURL('/app/dashboard');
   });
 
   test('a wrong password is refused with an announced message', async ({

@@ -33,6 +33,12 @@ export const theme = createTheme({
   headings: { fontWeight: '700' },
   // Keyboard users see where focus is; mouse clicks do not leave rings behind.
   focusRing: 'auto',
+  components: {
+    // The close buttons of every modal and drawer are icons: they need a name to be announced.
+    // (Plain objects, not Modal.extend(): that would load the modals with the first page.)
+    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+  },
 });
 
 /** Mantine's default error red (shade 6) is 3.3:1 on white; shade 9 reads at 5.5:1. */

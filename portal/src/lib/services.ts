@@ -2,6 +2,7 @@ import { createNotificationsStore, type NotificationsStore } from '@mantine/noti
 import type { SupabaseEnv } from '@shortlane/shared/supabase-env.ts';
 import { createHandledFetch } from '../api/globalResponses.ts';
 import { reauthenticate } from '../auth/reauthenticate.ts';
+import { SignOutFlag } from '../auth/signOutFlag.ts';
 import { createSessionExpiry } from '../auth/sessionExpiry.ts';
 import { DialogStore } from '../dialogs/dialogStore.ts';
 import { createNotifier, type Notify } from '../notices/notices.ts';
@@ -19,6 +20,7 @@ export interface PortalServices {
   notify: Notify;
   /** Leaves the app for another site (the external redirects). */
   leave: (url: string) => void;
+  signingOut: SignOutFlag;
 }
 
 export interface PortalServicesOptions {
@@ -75,5 +77,6 @@ export function createPortalServices(options: PortalServicesOptions): PortalServ
     noticeStore,
     notify,
     leave: options.leave ?? ((url) => window.location.replace(url)),
+    signingOut: new SignOutFlag(),
   };
 }

@@ -1,11 +1,11 @@
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext.ts';
 import { PageLoader } from '../components/PageLoader.tsx';
 import { StateErrorPage } from '../components/StateErrorPage.tsx';
 import { useTeamBySlugQuery } from '../data/teams-query.ts';
-import { useNotify } from '../lib/servicesContext.ts';
+import { useNotify, useServices } from '../lib/servicesContext.ts';
 import { useAppState } from '../state/appState.ts';
 import { decideAccess, type AccessInput } from './access.ts';
 
@@ -36,6 +36,8 @@ export function RouteGuard({ route, children }: Props) {
   const { status } = useAuth();
   const state = useAppState();
   const location = useLocation();
+  const { signingOut } = useServices();
+  const leaving = useSyncExternalStore(signingOut.subscribe, signingOut.getSnapshot);
   const team = useTeamPresence(route.guards.includes('teamExists') && status === 'signedIn');
   const decision = decideAccess({
     route,
@@ -44,6 +46,8 @@ export function RouteGuard({ route, children }: Props) {
     target: location.pathname + location.search,
     team,
   });
+  // A logout on its way to the homepage: redirect nowhere meanwhile.
+  if (leaving && decision.kind === 'redirect') return <PageLoader />;
   switch (decision.kind) {
     case 'allow':
       return children;

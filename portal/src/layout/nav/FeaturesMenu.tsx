@@ -1,5 +1,6 @@
 import { Button, Menu } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { LINK_STYLE } from './linkStyle.ts';
 import { paths } from '../../routes/paths.ts';
 import { FEATURE_LINKS } from './featureLinks.ts';
 
@@ -7,7 +8,7 @@ export function FeaturesMenu() {
   return (
     <Menu position="bottom-start" width={220}>
       <Menu.Target>
-        <Button variant="subtle" color="dark" rightSection={<span aria-hidden="true">▾</span>}>
+        <Button {...LINK_STYLE} rightSection={<span aria-hidden="true">▾</span>}>
           Features
         </Button>
       </Menu.Target>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { isInaccessible, screen, waitFor, within } from '@testing-library/react';
 import type userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, TestBackend } from '../../test/backend.ts';
@@ -26,6 +26,8 @@ async function desktopNav(ready: 'user' | 'guest' = 'user') {
 async function openMobileMenu(user: User) {
   await user.click(screen.getByRole('button', { name: 'Open menu' }));
   const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+  // The drawer's close icon is named (the theme gives every modal's close button a name).
+  expect(within(drawer).getByRole('button', { name: 'Close' })).toBeInTheDocument();
   return within(drawer).getByRole('navigation', { name: 'Mobile' });
 }
 
@@ -38,9 +40,11 @@ function accessibleName(element: HTMLElement): string {
   return copy.textContent?.trim() ?? '';
 }
 
-/** The names of a region's links and buttons, in document order. */
+/** The names of a region's links and buttons that can be reached, in document order. */
 function controls(region: HTMLElement): string[] {
-  return [...region.querySelectorAll<HTMLElement>('a[href], button')].map(accessibleName);
+  return [...region.querySelectorAll<HTMLElement>('a[href], button')]
+    .filter((element) => !isInaccessible(element))
+    .map(accessibleName);
 }
 
 const ORGANIZATION = {
@@ -375,5 +379,18 @@ describe('navigation bar: a past-due trial user', () => {
     );
     const mobile = await openMobileMenu(user);
     expect(controls(mobile)).toEqual(['Log out']);
+  });
+
+  it('logging out leads to the homepage, not back to the past-due page or to login', async () => {
+    const { user, router } = renderApp({
+      route: '/app/subscribe',
+      world: signedInWorld({ subscriptions: [pastDueTrialRow()] }),
+    });
+    const nav = await desktopNav();
+    await user.click(within(nav).getByRole('button', { name: 'Log out' }));
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Shorten, brand and track your links' }),
+    ).toBeVisible();
+    expect(router.state.location.pathname).toBe('/app');
   });
 });

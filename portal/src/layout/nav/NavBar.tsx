@@ -10,6 +10,7 @@ import { paths } from '../../routes/paths.ts';
 import { useSidePanel } from '../sidePanel.ts';
 import classes from './NavBar.module.css';
 import { FeaturesMenu } from './FeaturesMenu.tsx';
+import { LINK_STYLE } from './linkStyle.ts';
 import { InvitationsPopover } from './InvitationsPopover.tsx';
 import { CREATE_LABEL, navModel } from './navModel.ts';
 import { OrganizationsMenu } from './OrganizationsMenu.tsx';
@@ -31,7 +32,7 @@ export function NavBar() {
 
   return (
     <header className={classes.header}>
-      <Group className={classes.bar} gap="md" wrap="nowrap" justify="space-between">
+      <Group className={classes.bar} gap="sm" wrap="nowrap" justify="space-between">
         <Link to={model.logoTo} className={classes.logo} aria-label={`${productName} home`}>
           <LinkIcon width={24} height={24} />
           {productName}
@@ -45,17 +46,17 @@ export function NavBar() {
               </Button>
             )}
             {model.links.myUrls && (
-              <Button component={Link} to={paths['my-urls']} variant="subtle" color="dark">
+              <Button component={Link} to={paths['my-urls']} {...LINK_STYLE}>
                 My URLs
               </Button>
             )}
             {model.links.plans && (
-              <Button component={Link} to={paths['signup.pricing']} variant="subtle" color="dark">
+              <Button component={Link} to={paths['signup.pricing']} {...LINK_STYLE}>
                 Plans
               </Button>
             )}
             {model.links.blog && (
-              <Button component="a" href={externalUrls.blog} variant="subtle" color="dark">
+              <Button component="a" href={externalUrls.blog} {...LINK_STYLE}>
                 Blog
               </Button>
             )}
@@ -91,7 +92,7 @@ export function NavBar() {
                   {model.user.name}
                 </Anchor>
                 {model.user.kiosk && (
-                  <Button component={Link} to={paths.kiosk} variant="subtle" color="dark">
+                  <Button component={Link} to={paths.kiosk} {...LINK_STYLE}>
                     Kiosk
                   </Button>
                 )}

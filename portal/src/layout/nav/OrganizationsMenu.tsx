@@ -1,5 +1,6 @@
 import { Button, Menu } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { LINK_STYLE } from './linkStyle.ts';
 import { useMyOrganizationsQuery } from '../../data/organizations-query.ts';
 import { href, paths } from '../../routes/paths.ts';
 
@@ -9,7 +10,7 @@ export function OrganizationsMenu({ canCreate }: { canCreate: boolean }) {
   return (
     <Menu position="bottom-start" width={240}>
       <Menu.Target>
-        <Button variant="subtle" color="dark" rightSection={<span aria-hidden="true">▾</span>}>
+        <Button {...LINK_STYLE} rightSection={<span aria-hidden="true">▾</span>}>
           Organizations
         </Button>
       </Menu.Target>

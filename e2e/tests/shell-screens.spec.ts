@@ -1,0 +1,55 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures.ts';
+import { BREAKPOINT_WIDTHS, logIn, seriousAccessibilityViolations } from '../support/shell.ts';
+
+/**
+ * The main screens at the spec's four breakpoints: a full-page screenshot of each in
+ * e2e/artifacts/, and no axe-core finding of serious or critical impact.
+ */
+for (const width of BREAKPOINT_WIDTHS) {
+  test(`main screens at ${width} px`, async ({ page, factories, saveScreenshot }) => {
+    const user = await factories.createConfirmedUser({ userMetadata: { name: 'Ada Lovelace' } });
+    await page.setViewportSize({ width, height: 900 });
+
+    const check = async (name: string, ready: (page: Page) => Promise<void>) => {
+      await ready(page);
+      await saveScreenshot(`shell-${name}-${width}`);
+      expect(await seriousAccessibilityViolations(page, `${name} at ${width} px`)).toEqual([]);
+    };
+
+    await page.goto('/app');
+    await check('home', (p) =>
+      expect(
+        p.getByRole('heading', { level: 1, name: 'Shorten, brand and track your links' }),
+      ).toBeVisible(),
+    );
+
+    await page.goto('/app/pricing');
+    await check('pricing', (p) => expect(p.getByRole('article').first()).toBeVisible());
+
+    await page.goto('/app/login');
+    await check('login', (p) =>
+      expect(p.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible(),
+    );
+
+    await logIn(page, user.email, user.password);
+    await check('landing', (p) =>
+      expect(p.getByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' })).toBeVisible(),
+    );
+
+    await page.goto('/app/settings/profile');
+    await check('settings-placeholder', (p) =>
+      expect(p.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible(),
+    );
+
+    // The mobile menu below the lg breakpoint, the desktop bar from it.
+    if (width < 992) {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await check('mobile-menu', (p) =>
+        expect(p.getByRole('dialog', { name: 'Menu' })).toBeVisible(),
+      );
+    } else {
+      await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    }
+  });
+}
