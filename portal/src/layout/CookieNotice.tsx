@@ -2,7 +2,7 @@ import { Anchor, Button, Group, Text } from '@mantine/core';
 import { CONSENT_DEFAULTS, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { Link } from 'react-router-dom';
 import { paths } from '../routes/paths.ts';
-import { useStoredFlag } from '../state/AppStateProvider.tsx';
+import { useStoredFlag } from '../state/storedFlag.ts';
 import classes from './CookieNotice.module.css';
 
 /** The cookie banner (link-creation 2): Learn More, Accept; the answer is kept in local storage. */

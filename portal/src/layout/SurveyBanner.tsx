@@ -3,7 +3,7 @@ import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { useOnboardingSurveyQuery } from '../data/onboarding-survey-query.ts';
 import { useDismissSurveyMutation } from '../data/profile-survey-dismiss-mutation.ts';
 import { useAppState } from '../state/appState.ts';
-import { useStoredFlag } from '../state/AppStateProvider.tsx';
+import { useStoredFlag } from '../state/storedFlag.ts';
 
 /**
  * The optional survey banner: while the onboarding survey is on for the user (not past due,

@@ -21,6 +21,8 @@ export interface PortalServices {
   /** Leaves the app for another site (the external redirects). */
   leave: (url: string) => void;
   signingOut: SignOutFlag;
+  /** `fetch` through the global response handler, for calls made without supabase-js. */
+  apiFetch: typeof fetch;
 }
 
 export interface PortalServicesOptions {
@@ -78,5 +80,6 @@ export function createPortalServices(options: PortalServicesOptions): PortalServ
     notify,
     leave: options.leave ?? ((url) => window.location.replace(url)),
     signingOut: new SignOutFlag(),
+    apiFetch: handledFetch,
   };
 }

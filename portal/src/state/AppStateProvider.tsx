@@ -1,4 +1,3 @@
-import { useLocalStorage } from '@mantine/hooks';
 import { CONSENT_DEFAULTS, DEFAULT_CURRENCY, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useAuth } from '../auth/AuthContext.ts';
@@ -12,14 +11,10 @@ import { useSubscriptionsQuery } from '../data/subscriptions-query.ts';
 import { useMyTeamsQuery } from '../data/teams-query.ts';
 import { useServices } from '../lib/servicesContext.ts';
 import { AppStateContext, buildViewer, type AppState } from './appState.ts';
+import { useStoredFlag } from './storedFlag.ts';
 
 const NO_COSTS = {};
 const NO_DOMAINS: AppState['domains'] = [];
-
-/** A boolean kept in local storage, shared by every component that reads it (and other tabs). */
-export function useStoredFlag(key: string, defaultValue: boolean) {
-  return useLocalStorage<boolean>({ key, defaultValue, getInitialValueInEffect: false });
-}
 
 /**
  * Loads the shared state once for the whole shell. The queries behind it are refreshed by
