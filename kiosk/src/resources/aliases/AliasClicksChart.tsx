@@ -36,8 +36,15 @@ export function AliasClicksChart() {
             <XAxis dataKey="day" />
             <YAxis allowDecimals={false} />
             <Tooltip />
-            <Bar dataKey="humans" name="People" stackId="clicks" fill="#1976d2" />
             <Bar
+              isAnimationActive={false}
+              dataKey="humans"
+              name="People"
+              stackId="clicks"
+              fill="#1976d2"
+            />
+            <Bar
+              isAnimationActive={false}
               dataKey={(day: { clicks: number; humans: number }) => day.clicks - day.humans}
               name="Bots"
               stackId="clicks"

@@ -62,7 +62,7 @@ export function LinkStatsPage() {
                     <XAxis dataKey="domain" />
                     <YAxis allowDecimals={false} />
                     <Tooltip />
-                    <Bar dataKey="links" name="Links" fill="#1976d2" />
+                    <Bar isAnimationActive={false} dataKey="links" name="Links" fill="#1976d2" />
                   </BarChart>
                 </ResponsiveContainer>
               </Box>
@@ -73,6 +73,7 @@ export function LinkStatsPage() {
                 <ResponsiveContainer>
                   <PieChart>
                     <Pie
+                      isAnimationActive={false}
                       data={statusSlices(totals.data.by_status)}
                       dataKey="links"
                       nameKey="status"

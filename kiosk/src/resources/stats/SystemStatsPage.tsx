@@ -120,6 +120,7 @@ export function SystemStatsPage() {
                   <Tooltip />
                   <Legend />
                   <Line
+                    isAnimationActive={false}
                     yAxisId="clicks"
                     dataKey="clicks"
                     name="Clicks"
@@ -127,6 +128,7 @@ export function SystemStatsPage() {
                     dot={false}
                   />
                   <Line
+                    isAnimationActive={false}
                     yAxisId="counts"
                     dataKey="links"
                     name="Links"
@@ -134,6 +136,7 @@ export function SystemStatsPage() {
                     dot={false}
                   />
                   <Line
+                    isAnimationActive={false}
                     yAxisId="counts"
                     dataKey="users"
                     name="Sign-ups"
@@ -141,6 +144,7 @@ export function SystemStatsPage() {
                     dot={false}
                   />
                   <Line
+                    isAnimationActive={false}
                     yAxisId="counts"
                     dataKey="subscriptions"
                     name="Paid subscriptions"

@@ -2,6 +2,12 @@ import { Box, LinearProgress, List, ListItem, Stack, Typography } from '@mui/mat
 import { useListContext } from 'react-admin';
 import { choiceBars, type QuestionResult } from './results.ts';
 
+const KIND_LABELS: Record<QuestionResult['kind'], string> = {
+  single: 'One choice',
+  multiple: 'Several choices',
+  text: 'Free text',
+};
+
 function ChoiceResults({ question }: { question: QuestionResult }) {
   return (
     <Stack spacing={1}>
@@ -47,7 +53,7 @@ export function SurveyResults() {
             {question.position + 1}. {question.prompt}
           </Typography>
           <Typography variant="caption" color="text.secondary" display="block" gutterBottom>
-            {question.kind} choice · {question.answers_count} answer
+            {KIND_LABELS[question.kind]} · {question.answers_count} answer
             {question.answers_count === 1 ? '' : 's'}
           </Typography>
           {question.kind === 'text' ? (
