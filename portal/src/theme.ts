@@ -22,6 +22,11 @@ export const breakpoints: MantineBreakpointsValues = {
   xl: em(BREAKPOINTS.xl),
 };
 
+const MODAL_DEFAULTS = {
+  closeButtonProps: { 'aria-label': 'Close' },
+  attributes: { header: { role: 'none' } },
+};
+
 export const theme = createTheme({
   // Shade 7 keeps white button labels at 5:1 contrast (WCAG AA asks 4.5:1); hover goes darker.
   primaryColor: 'indigo',
@@ -34,10 +39,11 @@ export const theme = createTheme({
   // Keyboard users see where focus is; mouse clicks do not leave rings behind.
   focusRing: 'auto',
   components: {
-    // The close buttons of every modal and drawer are icons: they need a name to be announced.
-    // (Plain objects, not Modal.extend(): that would load the modals with the first page.)
-    Modal: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    // Every modal and drawer: its close icon needs a name to be announced, and its <header>
+    // is no page banner (a second banner landmark would confuse screen-reader navigation).
+    // Plain objects, not Modal.extend(): that would load the modals with the first page.
+    Modal: { defaultProps: MODAL_DEFAULTS },
+    Drawer: { defaultProps: MODAL_DEFAULTS },
   },
 });
 
