@@ -93,6 +93,7 @@ export async function fillField(field: Locator, value: string, stored = value): 
 export async function openCreatePage(page: Page, menuItem: string, resource: string) {
   await page.getByRole('menuitem', { name: menuItem }).click();
   await expect(page).toHaveURL(new RegExp(`/${resource}(\\?.*)?$`));
-  await page.getByRole('link', { name: 'Create', exact: true }).click();
+  // The Create button of this list (the previous page's may still be on screen for a moment).
+  await page.locator(`a[href="/${resource}/create"]`).click();
   await expect(page).toHaveURL(`${appUrls.kiosk}/${resource}/create`);
 }
