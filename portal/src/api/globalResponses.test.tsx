@@ -124,6 +124,21 @@ describe('the global response handler', () => {
     expect((await supabase.auth.getSession()).data.session).toBeNull();
   });
 
+  it("never sends an impersonation token to Auth's logout when such a session expires", async () => {
+    const { backend, testServices, supabase } = setup();
+    await startSession(testServices, backend, user, {
+      impersonator: 'staff-1',
+      impersonation_id: 9,
+    });
+    backend.on('GET', '/rest/v1/aliases', () => postgrestError(401, { message: 'JWT expired' }));
+
+    await supabase.from('aliases').select('id');
+
+    expect(testServices.reload).toHaveBeenCalledTimes(1);
+    expect(backend.requestsTo('POST', '/auth/v1/logout')).toHaveLength(0);
+    expect((await supabase.auth.getSession()).data.session).toBeNull();
+  });
+
   it('says "Session expired." after that reload', async () => {
     window.sessionStorage.setItem(PENDING_NOTICE_KEY, 'Session expired.');
     const { testServices } = render(<p>page</p>);

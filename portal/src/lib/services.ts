@@ -1,6 +1,7 @@
 import { createNotificationsStore, type NotificationsStore } from '@mantine/notifications';
 import type { SupabaseEnv } from '@shortlane/shared/supabase-env.ts';
 import { createHandledFetch } from '../api/globalResponses.ts';
+import { guardImpersonationLogout } from '../auth/impersonationLogoutGuard.ts';
 import { reauthenticate } from '../auth/reauthenticate.ts';
 import { SignOutFlag } from '../auth/signOutFlag.ts';
 import { createSessionExpiry } from '../auth/sessionExpiry.ts';
@@ -64,7 +65,7 @@ export function createPortalServices(options: PortalServicesOptions): PortalServ
       expireSession,
       anonKey: options.env.supabaseAnonKey,
     },
-    options.fetch,
+    guardImpersonationLogout(options.fetch ?? ((input, init) => fetch(input, init))),
   );
   const supabase = createSupabaseClient(options.env, {
     fetch: handledFetch,
