@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { clientAddress, parseTrustedProxies } from './client-address.ts';
+import { clientAddress, forwardedAddresses, parseTrustedProxies } from './client-address.ts';
 
 const forwardedFor = (value: string | null) =>
   new Headers(value === null ? {} : { 'x-forwarded-for': value });
@@ -43,4 +43,13 @@ Deno.test('one bad TRUSTED_PROXIES entry trusts nobody', () => {
   assert.match(logged[0] ?? '', /"nonsense" is not an address or range/);
   assert.deepEqual(parseTrustedProxies(undefined), []);
   assert.equal(parseTrustedProxies('10.0.0.0/8,::1').length, 2);
+});
+
+Deno.test('lists every well-formed address of the chain, canonical, for IP blocks', () => {
+  const headers = new Headers({
+    'x-forwarded-for': '203.0.113.9, garbage, ::FFFF:10.0.0.1 , 127.0.0.1',
+  });
+  // IPv4-mapped IPv6 is unwrapped, so a block on 10.0.0.0/8 matches it too.
+  assert.deepEqual(forwardedAddresses(headers), ['203.0.113.9', '10.0.0.1', '127.0.0.1']);
+  assert.deepEqual(forwardedAddresses(new Headers()), []);
 });

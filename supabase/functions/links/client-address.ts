@@ -48,3 +48,15 @@ export function clientAddress(headers: Headers, trusted: TrustedProxies): string
   // Every hop is a trusted proxy: the leftmost is the furthest we can see.
   return client;
 }
+
+/**
+ * Every well-formed address of the X-Forwarded-For chain. Blocks are judged on all of them: the
+ * address our gateway saw is always in the chain, so a blocked network cannot hide behind an
+ * entry the client wrote (a made-up blocked entry only refuses the request that carries it).
+ */
+export function forwardedAddresses(headers: Headers): string[] {
+  return (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((entry) => canonicalIp(entry.trim()))
+    .filter((address): address is string => address !== null);
+}

@@ -71,3 +71,16 @@ export const lookupDomainsInDatabase: DomainLookup = async (candidates) => {
              where b.domain = any(${candidates as string[]}::text[])) as banned`;
   return { ownDomains: row?.own ?? [], banned: row?.banned ?? false };
 };
+
+/** Whether staff blocked any of these addresses (kiosk "ips"; app.is_ip_blocked decides). */
+export type IpBlockCheck = (addresses: readonly string[]) => Promise<boolean>;
+
+export const isIpBlockedInDatabase: IpBlockCheck = async (addresses) => {
+  if (addresses.length === 0) return false;
+  const [row] = await sql()<{ blocked: boolean }[]>`
+    select exists(
+      select 1 from unnest(${addresses as string[]}::inet[]) as address
+      where app.is_ip_blocked(address)
+    ) as blocked`;
+  return row?.blocked ?? false;
+};

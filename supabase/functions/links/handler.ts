@@ -2,7 +2,8 @@
  * The `links` function: single link creation on the routes of link-creation section 7 (see
  * routes.ts). In order, cheapest refusal first:
  *
- * 1. the route and method; who calls (a guest with the anon key, or a signed-in user);
+ * 1. the route and method; who calls (a guest with the anon key, or a signed-in user); whether
+ *    staff blocked the caller's address (kiosk "ips");
  * 2. the body (request.ts): unknown fields, wrong types, the form's rules and the destination's
  *    text, per field (no I/O: hostile URLs stop here);
  * 3. for guests, CCPA and the bot check (guest.ts);
@@ -16,9 +17,9 @@ import { handler, HttpError, json } from '../_shared/http.ts';
 import { asCaller, asClaims, type CallerSql } from '../_shared/sql.ts';
 import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
-import { clientAddress, type TrustedProxies } from './client-address.ts';
+import { clientAddress, forwardedAddresses, type TrustedProxies } from './client-address.ts';
 import { insertLink, type LinkDraft, resolvePlacement } from './create.ts';
-import { checkDomains, type DomainLookup } from './destination.ts';
+import { checkDomains, type DomainLookup, type IpBlockCheck } from './destination.ts';
 import { codedDatabaseError, fieldError, refusalFromDatabase } from './errors.ts';
 import { admitGuest, type GuestChecks } from './guest.ts';
 import { readLinkRequest } from './request.ts';
@@ -29,6 +30,7 @@ export interface LinksDependencies {
   guest: GuestChecks;
   trustedProxies: TrustedProxies;
   lookupDomains: DomainLookup;
+  isIpBlocked: IpBlockCheck;
   now: () => Date;
   /** Random alias draws (tests pass a fixed sequence to force collisions). */
   aliasOptions?: UniqueAliasOptions;
@@ -36,6 +38,9 @@ export interface LinksDependencies {
 
 const permissionDenied = () =>
   fieldError(403, 'permission_denied', 'form', ERROR_CODES.permission_denied.message);
+
+const ipBlocked = () =>
+  fieldError(403, 'ip_blocked', 'form', ERROR_CODES.permission_denied.message);
 
 /** On the organization routes the address names the workspace; a body team may only agree. */
 function checkBodyTeam(workspace: Workspace, team: string | null): void {
@@ -72,6 +77,7 @@ export function createLinksHandler(
     const user = claims.role === 'authenticated' && typeof claims.sub === 'string';
     // The service role has no person behind it: it calls create_link directly if it must.
     if (!guest && !user) throw permissionDenied();
+    if (await deps.isIpBlocked(forwardedAddresses(request.headers))) throw ipBlocked();
 
     const input = await readLinkRequest(request, deps.now());
     if (guest && (workspace.kind !== 'own' || input.team !== null)) throw permissionDenied();

@@ -456,6 +456,41 @@ describe('links: a free user', () => {
   });
 });
 
+describe('links: blocked addresses (kiosk "ips")', () => {
+  it('refuses creation from a blocked range, for users and guests, and allows it once unblocked', async () => {
+    // A range the seed does not block (it blocks 203.0.113.0/24 and 198.51.100.7).
+    const range = '100.64.77.0/24';
+    await db.query('insert into public.ip_blocks (range, reason) values ($1, $2)', [
+      range,
+      'links-create test',
+    ]);
+    try {
+      expectRefusal(await own(link(), free, '100.64.77.9'), 403, 'form', MESSAGES.permissionDenied);
+      // A made-up entry on the left cannot hide a blocked address either.
+      expectRefusal(
+        await own(link(), free, '100.64.78.7, 100.64.77.9'),
+        403,
+        'form',
+        MESSAGES.permissionDenied,
+      );
+      const blockedGuest = await own(
+        {
+          url: `https://example.com/guest/${uniqueSuffix()}`,
+          domain: domain.guests.domain,
+          anti_robot_token: await botToken(),
+        },
+        guest,
+        '100.64.77.20',
+      );
+      expectRefusal(blockedGuest, 403, 'form', MESSAGES.permissionDenied);
+      expectCreated(await own(link(), free, '100.64.78.7'));
+    } finally {
+      await db.query('delete from public.ip_blocks where range = $1', [range]);
+    }
+    expectCreated(await own(link(), free, '100.64.77.9'));
+  });
+});
+
 describe('links: a paid user', () => {
   it('types an alias, tags and sets an expiry', async () => {
     const alias = `Paid_${uniqueSuffix()}`;
