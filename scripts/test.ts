@@ -46,6 +46,7 @@ const vitest = (projects: string[]): Pick<Suite, 'command' | 'args' | 'count'> =
 const SUITES: Suite[] = [
   { name: 'unit', needsStack: false, ...vitest(['unit', 'ui']) },
   { name: 'stack', needsStack: true, ...vitest(['stack']) },
+  { name: 'stack-separate', needsStack: true, ...vitest(['stack-separate']) },
   {
     name: 'functions',
     needsStack: true,

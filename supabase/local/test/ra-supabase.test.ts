@@ -6,7 +6,12 @@ import { supabaseDataProvider } from 'ra-supabase-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import ws from 'ws';
 import { signToken } from '../src/jwt.ts';
-import { waitFor } from '../src/ports.ts';
+import {
+  changeApiSchema,
+  holdSchemaLock,
+  releaseSchemaLock,
+  tableStatus,
+} from './schema-change.ts';
 
 /**
  * The kiosk talks to the database only through ra-supabase's data provider. This contract test
@@ -73,7 +78,9 @@ let aliceNotes: Note[];
 
 beforeAll(async () => {
   await db.connect();
-  await db.query(`
+  await holdSchemaLock(db);
+  const create = () =>
+    db.query(`
     create table public.${table} (
       id bigint generated always as identity primary key,
       owner_id uuid not null default auth.uid(),
@@ -93,8 +100,12 @@ beforeAll(async () => {
       with check (owner_id = (select auth.uid()));
     create policy "Owners can remove their notes" on public.${table}
       for delete to authenticated using (owner_id = (select auth.uid()));
-    notify pgrst, 'reload schema';
   `);
+  await changeApiSchema(
+    db,
+    () => create().then(() => undefined),
+    async () => (await tableStatus(env, table)) === 200,
+  );
   const titles = [
     'apple pie',
     'banana bread',
@@ -122,18 +133,15 @@ beforeAll(async () => {
   asAlice = dataProviderFor(env.SUPABASE_ANON_KEY, await userToken(alice));
   asBob = dataProviderFor(env.SUPABASE_ANON_KEY, await userToken(bob));
   asService = dataProviderFor(env.SUPABASE_SERVICE_ROLE_KEY, env.SUPABASE_SERVICE_ROLE_KEY);
-
-  // PostgREST reloads its schema cache asynchronously after the notification.
-  await waitFor('PostgREST to see the fixture table', async () => {
-    const response = await fetch(`${env.SUPABASE_URL}/rest/v1/${table}?limit=0`, {
-      headers: { apikey: env.SUPABASE_SERVICE_ROLE_KEY },
-    });
-    return response.status === 200;
-  });
 });
 
 afterAll(async () => {
-  await db.query(`drop table if exists public.${table}; notify pgrst, 'reload schema';`);
+  await changeApiSchema(
+    db,
+    () => db.query(`drop table if exists public.${table}`).then(() => undefined),
+    async () => (await tableStatus(env, table)) === 404,
+  );
+  await releaseSchemaLock(db);
   await db.end();
 });
 

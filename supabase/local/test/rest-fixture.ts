@@ -7,8 +7,13 @@ import {
 import pg from 'pg';
 import ws from 'ws';
 import { signToken } from '../src/jwt.ts';
-import { waitFor } from '../src/ports.ts';
 import type { StackEnv } from '../src/stack.ts';
+import {
+  changeApiSchema,
+  holdSchemaLock,
+  releaseSchemaLock,
+  tableStatus,
+} from './schema-change.ts';
 
 /**
  * A small library schema for the PostgREST contract suites: authors and their books, owned by
@@ -192,32 +197,26 @@ async function insertAuthor(
   return rows[0]!;
 }
 
-/** PostgREST caches the schema; it serves new tables only after it reloaded that cache. */
-async function waitUntilServed(
+/** PostgREST caches the schema; it serves new tables (and the RPC) only after a reload. */
+async function isServed(
   env: StackEnv,
   names: { books: string; authors: string; countBooks: string },
-) {
+): Promise<boolean> {
   const headers = {
     apikey: env.SUPABASE_SERVICE_ROLE_KEY,
     'content-type': 'application/json',
   };
-  await waitFor(
-    'PostgREST serving the contract fixture',
-    async () => {
-      const embedded = await fetch(
-        `${env.SUPABASE_URL}/rest/v1/${names.books}?select=id,${names.authors}(id)&limit=1`,
-        { headers },
-      );
-      const rpc = await fetch(`${env.SUPABASE_URL}/rest/v1/rpc/${names.countBooks}`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ for_author: 0 }),
-      });
-      return embedded.ok && rpc.ok;
-    },
-    20_000,
-    100,
+  const embedded = await fetch(
+    `${env.SUPABASE_URL}/rest/v1/${names.books}?select=id,${names.authors}(id)&limit=1`,
+    { headers },
   );
+  const rpc = await fetch(`${env.SUPABASE_URL}/rest/v1/rpc/${names.countBooks}`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ for_author: 0 }),
+  });
+  await Promise.all([embedded.body?.cancel(), rpc.body?.cancel()]);
+  return embedded.ok && rpc.ok;
 }
 
 export async function createRestFixture(env: StackEnv): Promise<RestFixture> {
@@ -232,17 +231,28 @@ export async function createRestFixture(env: StackEnv): Promise<RestFixture> {
   await db.connect();
   const createdUsers: string[] = [];
   const drop = async () => {
-    await db.query(`
-      drop function if exists public.${names.booksSince}(int, text);
-      drop function if exists public.${names.countBooks}(bigint);
-      drop table if exists public.${names.books};
-      drop table if exists public.${names.authors};`);
+    await changeApiSchema(
+      db,
+      async () => {
+        await db.query(`
+          drop function if exists public.${names.booksSince}(int, text);
+          drop function if exists public.${names.countBooks}(bigint);
+          drop table if exists public.${names.books};
+          drop table if exists public.${names.authors};`);
+      },
+      async () => (await tableStatus(env, names.books)) === 404,
+    );
     await db.query('delete from auth.users where id = any($1::uuid[])', [createdUsers]);
-    await db.query(`notify pgrst, 'reload schema'`);
+    await releaseSchemaLock(db);
     await db.end();
   };
+  await holdSchemaLock(db);
   try {
-    await db.query(schemaSql(names));
+    await changeApiSchema(
+      db,
+      () => db.query(schemaSql(names)).then(() => undefined),
+      () => isServed(env, names),
+    );
     const alice = await createUser(db, env, `alice.${prefix}@example.com`);
     const bob = await createUser(db, env, `bob.${prefix}@example.com`);
     createdUsers.push(alice.id, bob.id);
@@ -278,9 +288,6 @@ export async function createRestFixture(env: StackEnv): Promise<RestFixture> {
       );
       seededBooks.push(rows[0]!);
     }
-
-    await db.query(`notify pgrst, 'reload schema'`);
-    await waitUntilServed(env, names);
 
     const withToken = (token: string) =>
       createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
