@@ -2672,6 +2672,7 @@ export type Database = {
         };
       };
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
+      account_limits: { Args: { p_account_id: string }; Returns: Json };
       archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
       archive_organization: {
         Args: { p_archive: boolean; p_organization_id: string };
@@ -2724,6 +2725,36 @@ export type Database = {
         Args: { p_name: string; p_organization_id?: string; p_slug: string };
         Returns: string;
       };
+      create_utm_preset: {
+        Args: {
+          p_account_id: string;
+          p_name: string;
+          p_utm_campaign: string;
+          p_utm_content?: string;
+          p_utm_medium: string;
+          p_utm_source: string;
+          p_utm_term?: string;
+        };
+        Returns: {
+          account_id: string;
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          name: string;
+          updated_at: string;
+          utm_campaign: string;
+          utm_content: string | null;
+          utm_medium: string;
+          utm_source: string;
+          utm_term: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'utm_presets';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       delete_link: { Args: { p_alias_id: string }; Returns: undefined };
       find_coupon: {
         Args: { p_code: string };
@@ -2753,6 +2784,7 @@ export type Database = {
       };
       leave_team_mode: { Args: Record<PropertyKey, never>; Returns: undefined };
       link_analytics: { Args: { p_alias_id: string; p_period?: string }; Returns: Json };
+      link_analytics_access: { Args: { p_alias_id: string }; Returns: Json };
       mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
       mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
       public_link_analytics: { Args: { p_period?: string; p_token: string }; Returns: Json };

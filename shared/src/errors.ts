@@ -88,6 +88,8 @@ export const ERROR_CODES = {
   already_member: { status: 409, message: MESSAGES.alreadyMember, field: 'invitation' },
   team_limit_reached: { status: 402, message: MESSAGES.teamLimitReached, field: 'form' },
   protected_column: { status: 403, message: null, field: 'form' },
+  /** A UTM preset refused (create_utm_preset): the sentence in details, the field in hint. */
+  utm_preset_invalid: { status: 422, message: null, field: 'form' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

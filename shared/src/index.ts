@@ -14,3 +14,4 @@ export * from './domains.ts';
 export * from './validation/index.ts';
 export * from './schemas/index.ts';
 export * from './links.ts';
+export * from './created-link.ts';

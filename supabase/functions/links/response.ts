@@ -3,21 +3,10 @@
  * `aliases` (domain, alias, tiny_url, is_main, tags, affiliates). The RPC's answer carries more
  * (ids, status, account) for other callers; the create routes answer exactly the spec's fields.
  */
+import type { CreatedItem } from '../../../shared/src/created-link.ts';
 import type { RpcCreatedItem } from './create.ts';
 
-export interface CreatedAlias {
-  domain: string;
-  alias: string;
-  tiny_url: string;
-  is_main: boolean;
-  tags: string[];
-  affiliates: unknown[];
-}
-
-export interface CreatedItem {
-  url: string;
-  aliases: CreatedAlias[];
-}
+export type { CreatedAlias, CreatedItem } from '../../../shared/src/created-link.ts';
 
 export function createdItems(items: readonly RpcCreatedItem[]): CreatedItem[] {
   return items.map(({ url, aliases }) => ({

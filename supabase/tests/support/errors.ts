@@ -124,6 +124,8 @@ export const ERROR_CODES = {
     detail: 'This domain extension is not available.',
     hint: 'domain',
   },
+  // The UTM builder's preset save: the detail is the field's message, the hint the field.
+  utm_preset_invalid: { status: 422, detail: undefined, hint: undefined },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
