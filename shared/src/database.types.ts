@@ -2316,6 +2316,75 @@ export type Database = {
         };
         Relationships: [];
       };
+      two_factor_backup_code_failures: {
+        Row: {
+          created_at: string;
+          id: number;
+          user_id: string;
+        };
+        Insert: {
+          created_at?: string;
+          id?: never;
+          user_id: string;
+        };
+        Update: {
+          created_at?: string;
+          id?: never;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      two_factor_backup_codes: {
+        Row: {
+          code_hash: string;
+          created_at: string;
+          id: string;
+          salt: string;
+          used_at: string | null;
+          user_id: string;
+        };
+        Insert: {
+          code_hash: string;
+          created_at?: string;
+          id?: string;
+          salt: string;
+          used_at?: string | null;
+          user_id: string;
+        };
+        Update: {
+          code_hash?: string;
+          created_at?: string;
+          id?: string;
+          salt?: string;
+          used_at?: string | null;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
+      user_security_events: {
+        Row: {
+          action: string;
+          created_at: string;
+          details: NonNullable<Json>;
+          id: number;
+          user_id: string;
+        };
+        Insert: {
+          action: string;
+          created_at?: string;
+          details?: NonNullable<Json>;
+          id?: never;
+          user_id: string;
+        };
+        Update: {
+          action?: string;
+          created_at?: string;
+          details?: NonNullable<Json>;
+          id?: never;
+          user_id?: string;
+        };
+        Relationships: [];
+      };
       utm_presets: {
         Row: {
           account_id: string;
@@ -2697,6 +2766,7 @@ export type Database = {
         Args: { p_account_id?: string; p_alias_id?: string; p_period?: string };
         Returns: unknown;
       };
+      consume_two_factor_backup_code: { Args: { p_code: string }; Returns: Json };
       create_api_token: {
         Args: {
           p_abilities: string[];
@@ -2766,6 +2836,7 @@ export type Database = {
           percent_off: number;
         }[];
       };
+      generate_two_factor_backup_codes: { Args: Record<PropertyKey, never>; Returns: string[] };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
       kiosk_create_access_invitation: {
         Args: { p_email: string; p_expires_at?: string; p_note?: string };
@@ -2838,6 +2909,7 @@ export type Database = {
       };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
       switch_team: { Args: { p_team_id: string }; Returns: string };
+      two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
       unshare_link_analytics: { Args: { p_alias_id: string }; Returns: undefined };
       update_link: {
         Args: {

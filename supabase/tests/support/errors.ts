@@ -124,6 +124,22 @@ export const ERROR_CODES = {
     detail: 'This domain extension is not available.',
     hint: 'domain',
   },
+  // Two-factor (20261122001400_two_factor.sql).
+  aal2_required: {
+    status: 403,
+    detail: 'Enter a code from your authenticator app to make this change.',
+    hint: 'form',
+  },
+  two_factor_not_enabled: {
+    status: 422,
+    detail: 'Two-factor authentication is not enabled.',
+    hint: 'form',
+  },
+  too_many_attempts: {
+    status: 429,
+    detail: 'Too many wrong codes. Try again in 15 minutes.',
+    hint: 'code',
+  },
   // The UTM builder's preset save: the detail is the field's message, the hint the field.
   utm_preset_invalid: { status: 422, detail: undefined, hint: undefined },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;
