@@ -69,3 +69,18 @@ export const operationCostKeys = {
 export const couponKeys = {
   detail: (code: string) => ['coupons', code] as const,
 };
+
+/**
+ * Click analytics (features/analytics). Creating, editing, archiving or deleting a link
+ * invalidates `analyticsKeys.all(userId)`; shared (public) analytics belong to no user.
+ */
+export const analyticsKeys = {
+  all: (userId: string) => [...userScope(userId), 'analytics'] as const,
+  link: (userId: string, aliasId: string, period: string) =>
+    [...analyticsKeys.all(userId), 'link', aliasId, period] as const,
+  linkAccess: (userId: string, aliasId: string) =>
+    [...analyticsKeys.all(userId), 'link-access', aliasId] as const,
+  account: (userId: string, accountId: string, period: string) =>
+    [...analyticsKeys.all(userId), 'account', accountId, period] as const,
+  shared: (token: string, period: string) => ['analytics', 'shared', token, period] as const,
+};

@@ -64,10 +64,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'analytics',
     guards: PUBLIC,
-    screen: soon(
-      'Link analytics',
-      'The clicks of one short link over time, by country, device, browser and referrer.',
-    ),
+    screen: page(() => import('../pages/AnalyticsPage/AnalyticsPage.tsx')),
   },
   {
     name: 'notifications',

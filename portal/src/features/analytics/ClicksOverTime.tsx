@@ -1,0 +1,93 @@
+import { Box, Loader, SegmentedControl, Group, Table, Text, Title, Center } from '@mantine/core';
+import { lazy, Suspense, useId, useState } from 'react';
+import { formatCount, peakPoint, type SeriesPoint } from './series.ts';
+
+const ClicksChart = lazy(() => import('./ClicksChart.tsx'));
+
+type View = 'chart' | 'table';
+
+/**
+ * Clicks per bucket as a chart, or the same numbers as a table for anyone who would rather read
+ * them (screen readers get a summary of the chart and can switch to the table).
+ */
+export function ClicksOverTime({
+  points,
+  title = 'Clicks over time',
+}: {
+  points: readonly SeriesPoint[];
+  title?: string;
+}) {
+  const [view, setView] = useState<View>('chart');
+  const titleId = useId();
+  const total = points.reduce((sum, point) => sum + point.clicks, 0);
+  const peak = peakPoint(points);
+  const first = points[0];
+  const last = points.at(-1);
+  const summary =
+    first && last
+      ? `${formatCount(total)} clicks from ${first.label} to ${last.label}` +
+        (peak ? `; most at ${peak.label} (${formatCount(peak.clicks)}).` : '.')
+      : 'No data.';
+
+  return (
+    <section aria-labelledby={titleId}>
+      <Group justify="space-between" align="center" mb="sm">
+        <Title order={2} size="h4" id={titleId}>
+          {title}
+        </Title>
+        <SegmentedControl
+          size="xs"
+          aria-label={`Show ${title.toLowerCase()} as`}
+          value={view}
+          onChange={(value) => setView(value === 'table' ? 'table' : 'chart')}
+          data={[
+            { value: 'chart', label: 'Chart' },
+            { value: 'table', label: 'Table' },
+          ]}
+        />
+      </Group>
+      {view === 'chart' ? (
+        <Box role="img" aria-label={`${title}: ${summary}`} h={260}>
+          <Suspense
+            fallback={
+              <Center h="100%">
+                <Loader size="sm" aria-label="Loading the chart" />
+              </Center>
+            }
+          >
+            <ClicksChart points={points} />
+          </Suspense>
+        </Box>
+      ) : (
+        <Table.ScrollContainer minWidth={240} mah={320}>
+          <Table striped stickyHeader>
+            <Table.Caption>{summary}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">Time</Table.Th>
+                <Table.Th scope="col" ta="right">
+                  Clicks
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {points.map((point) => (
+                <Table.Tr key={point.time}>
+                  <Table.Th scope="row" fw="normal">
+                    {point.label}
+                  </Table.Th>
+                  <Table.Td ta="right">{formatCount(point.clicks)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {view === 'chart' && (
+        <Text size="xs" c="dimmed" mt={4}>
+          {summary}
+        </Text>
+      )}
+    </section>
+  );
+}
