@@ -1,6 +1,7 @@
 import { isStatsPeriod, type StatsPeriod } from '@shortlane/shared/constants.ts';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { SKIP_GLOBAL_ERRORS_HEADER } from '../api/globalResponses.ts';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { analyticsKeys } from './keys.ts';
@@ -102,8 +103,11 @@ export async function fetchAccountAnalytics(
   accountId: string,
   period: StatsPeriod,
 ): Promise<AnalyticsReport> {
+  // The dashboard panel shows its own state (a plan without analytics is no alarm there).
   const data = unwrap(
-    await supabase.rpc('account_analytics', { p_account_id: accountId, p_period: period }),
+    await supabase
+      .rpc('account_analytics', { p_account_id: accountId, p_period: period })
+      .setHeader(SKIP_GLOBAL_ERRORS_HEADER, '1'),
   );
   return parse(reportSchema, data);
 }

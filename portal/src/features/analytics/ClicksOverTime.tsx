@@ -13,9 +13,12 @@ type View = 'chart' | 'table';
 export function ClicksOverTime({
   points,
   title = 'Clicks over time',
+  headingOrder = 2,
 }: {
   points: readonly SeriesPoint[];
   title?: string;
+  /** The heading level within the page (3 inside a panel that has its own heading). */
+  headingOrder?: 2 | 3;
 }) {
   const [view, setView] = useState<View>('chart');
   const titleId = useId();
@@ -32,7 +35,7 @@ export function ClicksOverTime({
   return (
     <section aria-labelledby={titleId}>
       <Group justify="space-between" align="center" mb="sm">
-        <Title order={2} size="h4" id={titleId}>
+        <Title order={headingOrder} size="h4" id={titleId}>
           {title}
         </Title>
         <SegmentedControl

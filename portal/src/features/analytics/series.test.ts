@@ -28,9 +28,9 @@ describe('seriesPoints', () => {
   });
 
   it('drops buckets whose time cannot be read', () => {
-    expect(
-      seriesPoints({ unit: 'minute', series: [{ time: 'yesterday', clicks: 3 }] }),
-    ).toEqual([]);
+    expect(seriesPoints({ unit: 'minute', series: [{ time: 'yesterday', clicks: 3 }] })).toEqual(
+      [],
+    );
   });
 
   it('finds the busiest bucket, none when nobody clicked', () => {

@@ -1,0 +1,94 @@
+import { screen, within } from '@testing-library/react';
+import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
+import { describe, expect, it } from 'vitest';
+import { json, postgrestError, TestBackend } from '../../test/backend.ts';
+import { render } from '../../test/render.tsx';
+import { signedInWorld, subscriptionRow } from '../../test/world.ts';
+import { AccountAnalyticsPanel } from './AccountAnalyticsPanel.tsx';
+
+const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
+const world = signedInWorld({ subscriptions: [subscriptionRow()] });
+
+function accountReport(period: string, clicks: number) {
+  return {
+    account_id: ACCOUNT_ID,
+    period,
+    from: '2026-11-22T15:00:00+00:00',
+    to: '2026-11-22T16:00:00+00:00',
+    unit: 'minute',
+    clicks,
+    bot_clicks: 0,
+    qr_clicks: 0,
+    series: [
+      { time: '2026-11-22T15:58:00+00:00', clicks: 0 },
+      { time: '2026-11-22T15:59:00+00:00', clicks },
+    ],
+    countries: [],
+    devices: [],
+    browsers: [],
+    oses: [],
+    referrers: [],
+  };
+}
+
+describe('AccountAnalyticsPanel (dashboard)', () => {
+  it("shows the account's clicks over the remembered period", async () => {
+    window.localStorage.setItem(STORAGE_KEYS.statsPeriod, 'last_1_hour');
+    const backend = new TestBackend().on(
+      'POST',
+      '/rest/v1/rpc/account_analytics',
+      async (request) => {
+        const body = (await request.json()) as { p_account_id: string; p_period: string };
+        expect(body).toEqual({ p_account_id: ACCOUNT_ID, p_period: 'last_1_hour' });
+        return json(accountReport(body.p_period, 12));
+      },
+    );
+    render(<AccountAnalyticsPanel accountId={ACCOUNT_ID} />, { world, backend });
+    const panel = await screen.findByRole('region', { name: 'Clicks' });
+    expect(await within(panel).findByText('12')).toBeVisible();
+    expect(within(panel).getByText(/clicks on all your links in the last hour/)).toBeVisible();
+    expect(
+      within(panel).getByRole('heading', { level: 3, name: 'Clicks over time' }),
+    ).toBeVisible();
+    expect(within(panel).getByRole('radio', { name: '1h' })).toBeChecked();
+  });
+
+  it('says when nobody clicked', async () => {
+    const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_analytics', () =>
+      json(accountReport('last_24_hour', 0)),
+    );
+    render(<AccountAnalyticsPanel accountId={ACCOUNT_ID} />, { world, backend });
+    expect(await screen.findByText(/No clicks yet in the last 24 hours/)).toBeVisible();
+    expect(screen.queryByRole('region', { name: 'Clicks over time' })).not.toBeInTheDocument();
+  });
+
+  it('points a plan without analytics to the plans, without an alarm', async () => {
+    const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_analytics', () =>
+      postgrestError(403, {
+        message: 'analytics_not_allowed',
+        details: 'Your plan does not include analytics.',
+        hint: 'form',
+      }),
+    );
+    render(<AccountAnalyticsPanel accountId={ACCOUNT_ID} />, { world, backend });
+    expect(await screen.findByText(/Your plan does not include analytics\./)).toBeVisible();
+    expect(screen.getByRole('link', { name: 'See the plans' })).toHaveAttribute(
+      'href',
+      '/app/pricing',
+    );
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(screen.queryByText('Permission denied')).not.toBeInTheDocument();
+  });
+
+  it('shows other failures as an error', async () => {
+    const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_analytics', () =>
+      postgrestError(403, {
+        message: 'permission_denied',
+        details: 'Permission denied',
+        hint: 'form',
+      }),
+    );
+    render(<AccountAnalyticsPanel accountId={ACCOUNT_ID} />, { world, backend });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Permission denied');
+  });
+});
