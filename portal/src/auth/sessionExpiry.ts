@@ -1,5 +1,5 @@
-import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { announceSignedOut } from './stateStatus.ts';
 
 /** Where a notice waits across the reload that follows an expired session. */
 export const PENDING_NOTICE_KEY = 'shortlane.pendingNotice';
@@ -21,7 +21,7 @@ export function createSessionExpiry(deps: SessionExpiryDeps): (message: string) 
   let expiring: Promise<void> | null = null;
   return (message) => {
     expiring ??= (async () => {
-      deps.localStorage.setItem(STORAGE_KEYS.stateStatus, 'false');
+      announceSignedOut(deps.localStorage);
       deps.sessionStorage.setItem(PENDING_NOTICE_KEY, message);
       await deps.supabase.auth.signOut({ scope: 'local' });
       deps.reload();

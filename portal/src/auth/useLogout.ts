@@ -1,10 +1,11 @@
-import { NOTICE_DURATION_MS, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
+import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../routes/paths.ts';
 import { useServices } from '../lib/servicesContext.ts';
 import { useAppState } from '../state/appState.ts';
 import { useAuth } from './AuthContext.ts';
 import { authErrorMessage } from './authErrorMessage.ts';
+import { announceSignedOut } from './stateStatus.ts';
 
 /**
  * Logout (app-shell 4): the call; the state refresh (signing out clears the query cache in
@@ -32,7 +33,7 @@ export function useLogout(): () => Promise<void> {
         notify({ message: authErrorMessage(error), durationMs: NOTICE_DURATION_MS.default });
         return;
       }
-      window.localStorage.setItem(STORAGE_KEYS.stateStatus, 'false');
+      announceSignedOut(window.localStorage);
       // Synchronously, not as a transition, which would keep the page being left on screen
       // (and its guard deciding) while the homepage's code loads.
       await navigate(paths.homepage, { flushSync: true });

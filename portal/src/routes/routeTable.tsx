@@ -179,7 +179,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'register',
     guards: GUEST,
-    screen: soon('Sign up', 'Create an account with your e-mail address and a password.'),
+    screen: page(() => import('../pages/RegisterPage/RegisterPage.tsx')),
   },
   {
     name: 'password.reset',
