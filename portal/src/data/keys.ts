@@ -84,3 +84,9 @@ export const analyticsKeys = {
     [...analyticsKeys.all(userId), 'account', accountId, period] as const,
   shared: (token: string, period: string) => ['analytics', 'shared', token, period] as const,
 };
+
+/** Link lists; every link mutation invalidates `all` (and the analytics keys). */
+export const linkKeys = {
+  all: (userId: string) => [...userScope(userId), 'links'] as const,
+  list: (userId: string, params: unknown) => [...linkKeys.all(userId), 'list', params] as const,
+};

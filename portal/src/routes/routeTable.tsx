@@ -56,10 +56,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'dashboard',
     guards: LOGIN,
-    screen: soon(
-      'Dashboard',
-      'Your short links with their clicks, newest first, with search, tags and bulk actions.',
-    ),
+    screen: page(() => import('../pages/DashboardPage/DashboardPage.tsx')),
   },
   {
     name: 'analytics',
@@ -82,12 +79,12 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'my-urls',
     guards: GUEST,
-    screen: soon('My URLs', 'The short links made on this device without an account.'),
+    screen: page(() => import('../pages/MyUrlsPage/MyUrlsPage.tsx')),
   },
   {
     name: 'my-urls.clear-history',
     guards: GUEST,
-    screen: soon('Clear history', 'Forget the short links this device remembers.'),
+    screen: page(() => import('../pages/MyUrlsPage/ClearHistoryPage.tsx')),
   },
   {
     name: 'affiliateOptionPop',

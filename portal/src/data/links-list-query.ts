@@ -1,0 +1,247 @@
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { useSupabase } from '../lib/servicesContext.ts';
+import type { PortalSupabase } from '../lib/supabase.ts';
+import { analyticsKeys, linkKeys, teamKeys } from './keys.ts';
+import { unwrap } from './unwrap.ts';
+import { useUserId } from './use-user-id.ts';
+
+/**
+ * The link lists (dashboard, organization pages): one account's links, or the links made in an
+ * organization, by state, with a `type:query` search, a page at a time. Row-level security
+ * decides what the caller sees; this only narrows it down.
+ */
+
+/** The states a list shows; deleted links are never listed, terminated ones are staff business. */
+export const LINK_LIST_STATES = ['active', 'expired', 'archived'] as const;
+export type LinkListState = (typeof LINK_LIST_STATES)[number];
+
+export function isLinkListState(value: unknown): value is LinkListState {
+  return typeof value === 'string' && (LINK_LIST_STATES as readonly string[]).includes(value);
+}
+
+/** The alias statuses that count as a live link (app.alias_is_active). */
+export const ACTIVE_ALIAS_STATUSES = ['active', 'no_affiliate', 'can_affiliate'] as const;
+
+/** Which links: an account's, the ones made in an organization, or an account's made in one. */
+export type LinkListScope =
+  | { accountId: string; organizationId?: string }
+  | { accountId?: undefined; organizationId: string };
+
+export const LINK_SEARCH_FIELDS = ['any', 'alias', 'url', 'tag', 'description'] as const;
+export type LinkSearchField = (typeof LINK_SEARCH_FIELDS)[number];
+
+/** A parsed `type:query` search; `any` looks in the alias and the destination. */
+export interface LinkSearch {
+  field: LinkSearchField;
+  term: string;
+}
+
+export interface LinkListParams {
+  scope: LinkListScope;
+  state: LinkListState;
+  search: LinkSearch | null;
+  /** 1-based. */
+  page: number;
+  perPage: number;
+}
+
+export interface LinkListItem {
+  id: string;
+  alias: string;
+  domain: string;
+  shortUrl: string;
+  longUrl: string;
+  status: string;
+  expiresAt: string | null;
+  description: string | null;
+  tags: string[];
+  createdAt: string;
+  accountId: string | null;
+  organizationId: string | null;
+  createdBy: string | null;
+}
+
+export interface LinkListPage {
+  items: LinkListItem[];
+  page: number;
+  hasNextPage: boolean;
+}
+
+export const DEFAULT_LINKS_PER_PAGE = 25;
+
+/**
+ * The short URL as the server builds it (app.link_json): *.localhost domains are the local
+ * stack's and have no certificate.
+ */
+export function shortUrlOf(domain: string, alias: string): string {
+  const scheme = domain === 'localhost' || domain.endsWith('.localhost') ? 'http' : 'https';
+  return `${scheme}://${domain}/${alias}`;
+}
+
+/** A literal ILIKE pattern: the user's % and _ are not wildcards. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** A value inside PostgREST's or=(…) list: quoted, so commas and parentheses stay literal. */
+function quotedFilterValue(value: string): string {
+  return `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`;
+}
+
+// aliases reaches long_urls through two foreign keys (the plain one and the one that keeps a
+// link and its destination in one account): the hint names the plain one.
+const LONG_URL = 'long_urls!aliases_long_url_id_fkey';
+const COLUMNS = `id, alias, status, expires_at, description, created_at, account_id, organization_id, created_by, domain:domains!inner(domain), long_url:${LONG_URL}!inner(url), alias_tags(tag:tags(name))`;
+
+interface LinkRowShape {
+  id: string;
+  alias: string;
+  status: string;
+  expires_at: string | null;
+  description: string | null;
+  created_at: string;
+  account_id: string | null;
+  organization_id: string | null;
+  created_by: string | null;
+  domain: { domain: string };
+  long_url: { url: string };
+  alias_tags: { tag: { name: string } | null }[];
+}
+
+function toItem(row: LinkRowShape): LinkListItem {
+  return {
+    id: row.id,
+    alias: row.alias,
+    domain: row.domain.domain,
+    shortUrl: shortUrlOf(row.domain.domain, row.alias),
+    longUrl: row.long_url.url,
+    status: row.status,
+    expiresAt: row.expires_at,
+    description: row.description,
+    tags: row.alias_tags
+      .flatMap((entry) => (entry.tag ? [entry.tag.name] : []))
+      .sort((a, b) => a.localeCompare(b)),
+    createdAt: row.created_at,
+    accountId: row.account_id,
+    organizationId: row.organization_id,
+    createdBy: row.created_by,
+  };
+}
+
+/** The extra embeddings a search filters through (they add nothing to the rows). */
+function searchEmbeddings(search: LinkSearch | null): string {
+  if (search == null) return '';
+  if (search.field === 'url') return `, url_match:${LONG_URL}!inner()`;
+  if (search.field === 'any') return `, url_match:${LONG_URL}()`;
+  if (search.field === 'tag') return ', tag_match:alias_tags!inner(tags!inner())';
+  return '';
+}
+
+export async function fetchLinkList(
+  supabase: PortalSupabase,
+  params: LinkListParams,
+  now: Date = new Date(),
+): Promise<LinkListPage> {
+  const { scope, state, search, page, perPage } = params;
+  if (!Number.isInteger(page) || page < 1) throw new RangeError(`Invalid page: ${page}`);
+  if (!Number.isInteger(perPage) || perPage < 1 || perPage > 100) {
+    throw new RangeError(`Invalid page size: ${perPage}`);
+  }
+  const nowIso = now.toISOString();
+  let query = supabase.from('aliases').select(COLUMNS + searchEmbeddings(search));
+
+  if (scope.accountId != null) query = query.eq('account_id', scope.accountId);
+  if (scope.organizationId != null) query = query.eq('organization_id', scope.organizationId);
+
+  if (state === 'archived') {
+    query = query.eq('status', 'archived');
+  } else {
+    query = query.in('status', [...ACTIVE_ALIAS_STATUSES]);
+    query =
+      state === 'expired'
+        ? query.lte('expires_at', nowIso)
+        : query.or(`expires_at.is.null,expires_at.gt.${nowIso}`);
+  }
+
+  if (search != null && search.term !== '') {
+    const pattern = containsPattern(search.term);
+    switch (search.field) {
+      case 'alias':
+        query = query.ilike('alias', pattern);
+        break;
+      case 'description':
+        query = query.ilike('description', pattern);
+        break;
+      case 'url':
+        query = query.ilike('url_match.url', pattern);
+        break;
+      case 'tag':
+        query = query.eq('tag_match.tags.name', search.term);
+        break;
+      case 'any':
+        // PostgREST's or() cannot name an embedded column: the embedding is filtered on its own
+        // and the or() asks whether it matched.
+        query = query
+          .ilike('url_match.url', pattern)
+          .or(`alias.ilike.${quotedFilterValue(pattern)},url_match.not.is.null`);
+        break;
+    }
+  }
+
+  // One row beyond the page says whether there is a next one, without a count (a count makes
+  // PostgREST refuse an offset past the end, which a list that just shrank can ask for).
+  const from = (page - 1) * perPage;
+  const rows = unwrap(
+    await query
+      .order('created_at', { ascending: false })
+      .order('id', { ascending: false })
+      .range(from, from + perPage),
+  ) as unknown as LinkRowShape[];
+  return {
+    items: rows.slice(0, perPage).map(toItem),
+    page,
+    hasNextPage: rows.length > perPage,
+  };
+}
+
+export function useLinkListQuery(params: LinkListParams, enabled = true) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: linkKeys.list(userId ?? '', params),
+    queryFn: () => fetchLinkList(supabase, params),
+    enabled: enabled && userId != null,
+    // Paging and typing a search keep the last rows on screen until the next ones arrive.
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** After a link changed: every list and the click figures that may show it. */
+export function invalidateLinkData(queryClient: QueryClient, userId: string): Promise<void> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: linkKeys.all(userId) }),
+    queryClient.invalidateQueries({ queryKey: analyticsKeys.all(userId) }),
+  ]).then(() => undefined);
+}
+
+/** The account behind a team (team mode's dashboard lists the team's links). */
+export async function fetchTeamAccountId(
+  supabase: PortalSupabase,
+  teamId: string,
+): Promise<string> {
+  const row = unwrap<{ account_id: string }>(
+    await supabase.from('teams').select('account_id').eq('id', teamId).single(),
+  );
+  return row.account_id;
+}
+
+export function useTeamAccountIdQuery(teamId: string | null) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: [...teamKeys.all(userId ?? ''), 'account-id', teamId ?? ''],
+    queryFn: () => fetchTeamAccountId(supabase, teamId!),
+    enabled: userId != null && teamId != null,
+    staleTime: Infinity,
+  });
+}

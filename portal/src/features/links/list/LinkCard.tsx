@@ -1,0 +1,154 @@
+import { Anchor, Badge, Button, CopyButton, Group, Menu, Paper, Stack, Text } from '@mantine/core';
+import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
+import { Link } from 'react-router-dom';
+import { useArchiveLinkMutation } from '../../../data/link-archive-mutation.ts';
+import { useDeleteLinkMutation } from '../../../data/link-delete-mutation.ts';
+import type { LinkListItem } from '../../../data/links-list-query.ts';
+import { useDialogs, useNotify } from '../../../lib/servicesContext.ts';
+import { href } from '../../../routes/paths.ts';
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
+}
+
+interface LinkCardProps {
+  link: LinkListItem;
+  /** Whether the link counts as expired now (its list state). */
+  expired: boolean;
+  onEdit: (link: LinkListItem) => void;
+  /** Whether the row offers edit, archive and delete (the server checks again). */
+  manageable: boolean;
+}
+
+/** One link of a list: where it leads, its tags and dates, and what can be done with it. */
+export function LinkCard({ link, expired, onEdit, manageable }: LinkCardProps) {
+  const dialogs = useDialogs();
+  const notify = useNotify();
+  const archive = useArchiveLinkMutation();
+  const remove = useDeleteLinkMutation();
+  const archived = link.status === 'archived';
+  const name = `${link.domain}/${link.alias}`;
+  const success = (message: string) =>
+    notify({ message, durationMs: NOTICE_DURATION_MS.default, tone: 'success' });
+
+  const toggleArchive = async () => {
+    try {
+      await archive.mutateAsync({ aliasId: link.id, archived: !archived });
+      success(archived ? `${name} is active again.` : `${name} was archived.`);
+    } catch {
+      // The global response handler has said why (plan limit, permission…).
+    }
+  };
+
+  const confirmDelete = async () => {
+    const confirmed = await dialogs.confirm({
+      title: 'Delete link',
+      messageHtml: `<strong>${escapeHtml(name)}</strong> will stop working and leave your lists. Its alias cannot be used again.`,
+      confirmLabel: 'Delete',
+    });
+    if (!confirmed) return;
+    try {
+      await remove.mutateAsync(link.id);
+      success(`${name} was deleted.`);
+    } catch {
+      // The global response handler has said why.
+    }
+  };
+
+  return (
+    <Paper withBorder radius="md" p="md" component="article" aria-label={name}>
+      <Stack gap={6}>
+        <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
+          <Stack gap={2} style={{ minWidth: 0, flex: '1 1 16rem' }}>
+            <Anchor href={link.shortUrl} target="_blank" rel="noopener noreferrer" fw={600}>
+              {name}
+            </Anchor>
+            <Text size="sm" c="dimmed" truncate="end" title={link.longUrl}>
+              {link.longUrl}
+            </Text>
+          </Stack>
+          <Group gap="xs" wrap="wrap">
+            <CopyButton value={link.shortUrl}>
+              {({ copied, copy }) => (
+                <Button
+                  size="xs"
+                  variant={copied ? 'filled' : 'light'}
+                  onClick={copy}
+                  aria-label={copied ? `Copied ${name}` : `Copy ${name}`}
+                >
+                  {copied ? 'Copied' : 'Copy'}
+                </Button>
+              )}
+            </CopyButton>
+            <Button
+              size="xs"
+              variant="default"
+              component="a"
+              href={link.shortUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={`Visit ${name}`}
+            >
+              Visit
+            </Button>
+            <Button
+              size="xs"
+              variant="default"
+              component={Link}
+              to={href('analytics', { hash: link.id })}
+              aria-label={`Analytics of ${name}`}
+            >
+              Analytics
+            </Button>
+            {manageable && (
+              <Menu position="bottom-end" withinPortal>
+                <Menu.Target>
+                  <Button
+                    size="xs"
+                    variant="default"
+                    aria-label={`More actions for ${name}`}
+                    loading={archive.isPending || remove.isPending}
+                  >
+                    More
+                  </Button>
+                </Menu.Target>
+                <Menu.Dropdown>
+                  <Menu.Item onClick={() => onEdit(link)}>Edit</Menu.Item>
+                  <Menu.Item onClick={toggleArchive}>{archived ? 'Restore' : 'Archive'}</Menu.Item>
+                  <Menu.Item color="red" onClick={confirmDelete}>
+                    Delete
+                  </Menu.Item>
+                </Menu.Dropdown>
+              </Menu>
+            )}
+          </Group>
+        </Group>
+        {link.description && <Text size="sm">{link.description}</Text>}
+        <Group gap="xs" wrap="wrap">
+          {link.tags.map((tag) => (
+            <Badge key={tag} variant="light" radius="sm" tt="none">
+              {tag}
+            </Badge>
+          ))}
+          <Text size="xs" c="dimmed">
+            Created {dateFormat.format(new Date(link.createdAt))}
+          </Text>
+          {link.expiresAt && (
+            <Text size="xs" c={expired ? 'red.8' : 'dimmed'}>
+              {expired ? 'Expired' : 'Expires'} {dateTimeFormat.format(new Date(link.expiresAt))}
+            </Text>
+          )}
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}

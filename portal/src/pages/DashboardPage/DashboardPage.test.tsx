@@ -1,0 +1,303 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { json, postgrestError, TestBackend } from '../../test/backend.ts';
+import { currentUrl, renderApp } from '../../test/render.tsx';
+import { signedInWorld, subscriptionRow } from '../../test/world.ts';
+
+/** The personal account test/world.ts gives the signed-in user. */
+const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
+const ALIASES = '/rest/v1/aliases';
+
+function aliasRow(alias: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id: `id-${alias}`,
+    alias,
+    status: 'active',
+    expires_at: null,
+    description: null,
+    created_at: '2026-11-01T10:00:00Z',
+    account_id: ACCOUNT_ID,
+    organization_id: null,
+    created_by: 'user',
+    domain: { domain: 'pat-links.localhost' },
+    long_url: { url: `https://example.com/${alias}` },
+    alias_tags: [{ tag: { name: 'newsletter' } }, { tag: { name: 'launch' } }],
+    ...overrides,
+  };
+}
+
+const subscriber = () =>
+  signedInWorld({
+    subscriptions: [subscriptionRow()],
+    accountFeatures: ['use_tags', 'manage_expiration'],
+  });
+
+/** Answers the list read with `rows` for active links and `archived` for archived ones. */
+function linksBackend(rows: unknown[], archived: unknown[] = []) {
+  return new TestBackend().on('GET', ALIASES, (_request, url) =>
+    json(url.searchParams.get('status') === 'eq.archived' ? archived : rows),
+  );
+}
+
+function listReads(backend: TestBackend): URLSearchParams[] {
+  return backend.requestsTo('GET', ALIASES).map((request) => new URL(request.url).searchParams);
+}
+
+async function rpcBody(backend: TestBackend, name: string): Promise<unknown[]> {
+  return Promise.all(
+    backend.requestsTo('POST', `/rest/v1/rpc/${name}`).map((request) => request.json()),
+  );
+}
+
+// Whole-app renders with menus and modals take seconds on a busy machine.
+vi.setConfig({ testTimeout: 30_000 });
+
+describe('DashboardPage', () => {
+  it("lists the user's active links, newest first, with their tags", async () => {
+    const backend = linksBackend([aliasRow('spring-launch'), aliasRow('portfolio')]);
+    renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    const card = await screen.findByRole('article', { name: 'pat-links.localhost/spring-launch' });
+    expect(
+      within(card).getByRole('link', { name: 'pat-links.localhost/spring-launch' }),
+    ).toHaveAttribute('href', 'http://pat-links.localhost/spring-launch');
+    expect(within(card).getByText('https://example.com/spring-launch')).toBeVisible();
+    expect(
+      within(card)
+        .getAllByText(/^(launch|newsletter)$/)
+        .map((tag) => tag.textContent),
+    ).toEqual(['launch', 'newsletter']);
+    expect(
+      within(card).getByRole('link', { name: 'Analytics of pat-links.localhost/spring-launch' }),
+    ).toHaveAttribute('href', '/app/analytics/id-spring-launch');
+    expect(screen.getByRole('article', { name: 'pat-links.localhost/portfolio' })).toBeVisible();
+
+    const read = listReads(backend).at(-1)!;
+    expect(read.get('account_id')).toBe(`eq.${ACCOUNT_ID}`);
+    expect(read.get('status')).toBe('in.(active,no_affiliate,can_affiliate)');
+    expect(read.get('or')).toMatch(/^\(expires_at\.is\.null,expires_at\.gt\./);
+    expect(read.get('order')).toBe('created_at.desc,id.desc');
+    expect(read.get('offset')).toBe('0');
+    expect(read.get('limit')).toBe('26');
+  });
+
+  it('shows archived links on their own tab, kept in the address', async () => {
+    const backend = linksBackend(
+      [aliasRow('portfolio')],
+      [aliasRow('summer-sale', { status: 'archived' })],
+    );
+    const { router, user } = renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    await screen.findByRole('article', { name: 'pat-links.localhost/portfolio' });
+    await user.click(screen.getByRole('radio', { name: 'Archived' }));
+    expect(
+      await screen.findByRole('article', { name: 'pat-links.localhost/summer-sale' }),
+    ).toBeVisible();
+    expect(screen.queryByRole('article', { name: 'pat-links.localhost/portfolio' })).toBeNull();
+    expect(currentUrl(router)).toBe('/app/dashboard?state=archived');
+    expect(listReads(backend).at(-1)!.get('status')).toBe('eq.archived');
+  });
+
+  it('searches by type:query and says when nothing matches', async () => {
+    const backend = linksBackend([aliasRow('spring-launch')]);
+    const { router, user } = renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    await screen.findByRole('article', { name: 'pat-links.localhost/spring-launch' });
+
+    backend.on('GET', ALIASES, () => json([]));
+    await user.type(screen.getByRole('textbox', { name: 'Search links' }), 'tag:Launch');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(await screen.findByText('No active links match “tag:Launch”.')).toBeVisible();
+    expect(currentUrl(router)).toBe('/app/dashboard?q=tag%3ALaunch');
+    const read = listReads(backend).at(-1)!;
+    expect(read.get('tag_match.tags.name')).toBe('eq.launch');
+    expect(read.get('select')).toContain('tag_match:alias_tags!inner(tags!inner())');
+
+    await user.clear(screen.getByRole('textbox', { name: 'Search links' }));
+    await user.type(screen.getByRole('textbox', { name: 'Search links' }), 'spring');
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() =>
+      expect(listReads(backend).at(-1)!.get('url_match.url')).toBe('ilike.%spring%'),
+    );
+    // Both or() filters apply: the state's expiry test and the search.
+    expect(listReads(backend).at(-1)!.getAll('or')).toEqual([
+      expect.stringMatching(/^\(expires_at\.is\.null,expires_at\.gt\./),
+      '(alias.ilike."%spring%",url_match.not.is.null)',
+    ]);
+  });
+
+  it('turns the create redirect (?alias=…&active=true) into a search for the new alias', async () => {
+    const backend = linksBackend([aliasRow('fresh')]);
+    const { router } = renderApp({
+      route: '/app/dashboard?alias=fresh&active=true',
+      world: subscriber(),
+      backend,
+    });
+    await screen.findByRole('article', { name: 'pat-links.localhost/fresh' });
+    expect(currentUrl(router)).toBe('/app/dashboard?q=alias%3Afresh');
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: 'Search links' })).toHaveValue('alias:fresh'),
+    );
+    expect(listReads(backend).at(-1)!.get('alias')).toBe('ilike.%fresh%');
+  });
+
+  it('pages through the list', async () => {
+    const rows = Array.from({ length: 26 }, (_, index) => aliasRow(`post-${index}`));
+    const backend = new TestBackend().on('GET', ALIASES, (_request, url) =>
+      json(url.searchParams.get('offset') === '0' ? rows : [aliasRow('post-last')]),
+    );
+    const { router, user } = renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    await screen.findByRole('article', { name: 'pat-links.localhost/post-0' });
+    expect(screen.getAllByRole('article')).toHaveLength(25);
+    expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(
+      await screen.findByRole(
+        'article',
+        { name: 'pat-links.localhost/post-last' },
+        { timeout: 10_000 },
+      ),
+    ).toBeVisible();
+    expect(currentUrl(router)).toBe('/app/dashboard?page=2');
+    expect(listReads(backend).at(-1)!.get('offset')).toBe('25');
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+  });
+
+  it('says why the list could not load', async () => {
+    const backend = new TestBackend().on('GET', ALIASES, () =>
+      postgrestError(400, { code: 'PGRST100', message: 'failed to parse filter' }),
+    );
+    renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    // The global handler's notice says something went wrong; the list says what the server said.
+    const alert = (await screen.findByText('The links could not be loaded')).closest(
+      '[role="alert"]',
+    );
+    expect(alert).toHaveTextContent('failed to parse filter');
+  });
+
+  it('edits a link and shows the server refusal under the field it concerns', async () => {
+    const backend = linksBackend([aliasRow('spring-launch')]).on(
+      'POST',
+      '/rest/v1/rpc/update_link',
+      () =>
+        postgrestError(422, {
+          message: 'alias_taken',
+          details: 'The new alias is not unique',
+          hint: 'alias',
+        }),
+    );
+    const { user } = renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    await user.click(
+      await screen.findByRole('button', {
+        name: 'More actions for pat-links.localhost/spring-launch',
+      }),
+    );
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Edit pat-links.localhost/spring-launch',
+    });
+    const alias = within(dialog).getByRole('textbox', { name: 'Alias' });
+    await user.clear(alias);
+    await user.type(alias, 'portfolio');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+
+    expect(await within(dialog).findByText('The new alias is not unique')).toBeVisible();
+    expect(alias).toHaveAttribute('aria-invalid', 'true');
+    expect(await rpcBody(backend, 'update_link')).toEqual([
+      { p_alias_id: 'id-spring-launch', p_alias: 'portfolio' },
+    ]);
+
+    backend.on('POST', '/rest/v1/rpc/update_link', () =>
+      postgrestError(404, {
+        message: 'alias_not_found',
+        details: 'Alias not found',
+        hint: 'alias',
+      }),
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(await within(dialog).findByText('Alias not found')).toBeVisible();
+  });
+
+  it('checks an edit before sending it, and saves a valid one', async () => {
+    const backend = linksBackend([aliasRow('spring-launch')]).on(
+      'POST',
+      '/rest/v1/rpc/update_link',
+      () => json({ url: 'https://example.com/spring-launch', aliases: [] }),
+    );
+    const { user } = renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    await user.click(
+      await screen.findByRole('button', {
+        name: 'More actions for pat-links.localhost/spring-launch',
+      }),
+    );
+    await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
+    const dialog = await screen.findByRole('dialog', {
+      name: 'Edit pat-links.localhost/spring-launch',
+    });
+    const tags = within(dialog).getByRole('combobox', { name: 'Tags' });
+    await user.type(tags, 'x{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    expect(
+      await within(dialog).findByText('x: The tag must be at least 2 characters.'),
+    ).toBeVisible();
+    expect(backend.requestsTo('POST', '/rest/v1/rpc/update_link')).toHaveLength(0);
+
+    await user.type(tags, '{Backspace}Q4 Campaign{Enter}');
+    await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await rpcBody(backend, 'update_link')).toEqual([
+      { p_alias_id: 'id-spring-launch', p_tags: ['launch', 'newsletter', 'q4campaign'] },
+    ]);
+    expect(await screen.findByText('The link was saved.')).toBeVisible();
+  });
+
+  it('archives a link and restores an archived one', async () => {
+    const backend = linksBackend(
+      [aliasRow('portfolio')],
+      [aliasRow('summer-sale', { status: 'archived' })],
+    ).on('POST', '/rest/v1/rpc/archive_link', () => json({ url: 'x', aliases: [] }));
+    const { user } = renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    await user.click(
+      await screen.findByRole('button', { name: 'More actions for pat-links.localhost/portfolio' }),
+    );
+    await user.click(await screen.findByRole('menuitem', { name: 'Archive' }));
+    expect(await screen.findByText('pat-links.localhost/portfolio was archived.')).toBeVisible();
+
+    await user.click(screen.getByRole('radio', { name: 'Archived' }));
+    await user.click(
+      await screen.findByRole('button', {
+        name: 'More actions for pat-links.localhost/summer-sale',
+      }),
+    );
+    await user.click(await screen.findByRole('menuitem', { name: 'Restore' }));
+    expect(
+      await screen.findByText('pat-links.localhost/summer-sale is active again.'),
+    ).toBeVisible();
+    expect(await rpcBody(backend, 'archive_link')).toEqual([
+      { p_alias_id: 'id-portfolio', p_archived: true },
+      { p_alias_id: 'id-summer-sale', p_archived: false },
+    ]);
+  });
+
+  it('deletes a link only once confirmed', async () => {
+    const backend = linksBackend([aliasRow('typo-link')]).on(
+      'POST',
+      '/rest/v1/rpc/delete_link',
+      () => new Response(null, { status: 204 }),
+    );
+    const { user } = renderApp({ route: '/app/dashboard', world: subscriber(), backend });
+    const openDelete = async () => {
+      await user.click(
+        await screen.findByRole('button', {
+          name: 'More actions for pat-links.localhost/typo-link',
+        }),
+      );
+      await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+      return screen.findByRole('dialog', { name: 'Delete link' });
+    };
+    await user.click(within(await openDelete()).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(backend.requestsTo('POST', '/rest/v1/rpc/delete_link')).toHaveLength(0);
+
+    await user.click(within(await openDelete()).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('pat-links.localhost/typo-link was deleted.')).toBeVisible();
+    expect(await rpcBody(backend, 'delete_link')).toEqual([{ p_alias_id: 'id-typo-link' }]);
+  });
+});

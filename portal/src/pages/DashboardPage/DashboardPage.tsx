@@ -1,0 +1,111 @@
+import { Alert, Button, Container, Stack, Text, Title } from '@mantine/core';
+import { hasFeature } from '@shortlane/shared/features.ts';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router-dom';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { useTeamAccountIdQuery, type LinkListScope } from '../../data/links-list-query.ts';
+import { useProfileQuery } from '../../data/profile-query.ts';
+import { LIST_PARAMS, LinkListView } from '../../features/links/list/LinkListView.tsx';
+import { formatLinkSearch } from '../../features/links/list/search.ts';
+import { useConfig } from '../../lib/servicesContext.ts';
+import { usePageTitle } from '../../lib/usePageTitle.ts';
+import { useViewer, type Viewer } from '../../state/appState.ts';
+
+/**
+ * After creating a link the form sends the user to the homepage with ?alias=…&active=true
+ * (link-creation 4); here that becomes the list's search for the new alias among active links.
+ */
+function useCreatedAliasSearch() {
+  const [params, setParams] = useSearchParams();
+  const alias = params.get('alias');
+  useEffect(() => {
+    if (alias == null) return;
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.delete('alias');
+        next.delete('active');
+        next.delete(LIST_PARAMS.state);
+        next.delete(LIST_PARAMS.page);
+        if (alias !== '')
+          next.set(LIST_PARAMS.search, formatLinkSearch({ field: 'alias', term: alias }));
+        return next;
+      },
+      { replace: true },
+    );
+  }, [alias, setParams]);
+}
+
+/** The workspace whose links the dashboard lists: the team in team mode, else the user's own. */
+function useDashboardScope(viewer: Viewer | null) {
+  const profile = useProfileQuery();
+  const teamId = viewer?.teamMode ? (profile.data?.current_team_id ?? null) : null;
+  const teamAccount = useTeamAccountIdQuery(teamId);
+  if (profile.isError || teamAccount.isError)
+    return {
+      status: 'error' as const,
+      retry: () => {
+        void profile.refetch();
+        void teamAccount.refetch();
+      },
+    };
+  if (!viewer || !profile.data || (teamId != null && !teamAccount.data)) {
+    return { status: 'loading' as const };
+  }
+  const scope: LinkListScope = {
+    accountId: teamId != null ? teamAccount.data! : profile.data.personal_account_id,
+  };
+  return { status: 'ready' as const, scope, team: teamId != null };
+}
+
+export default function DashboardPage() {
+  const { productName } = useConfig();
+  usePageTitle('Dashboard', productName);
+  useCreatedAliasSearch();
+  const viewer = useViewer();
+  const workspace = useDashboardScope(viewer);
+
+  if (workspace.status === 'loading') return <PageLoader />;
+  if (workspace.status === 'error') {
+    return (
+      <Container size="lg" py="xl">
+        <Alert color="red" role="alert" title="Your links could not be loaded">
+          Check your connection and try again.
+        </Alert>
+        <Button mt="md" onClick={workspace.retry}>
+          Try again
+        </Button>
+      </Container>
+    );
+  }
+
+  // In team mode the team's plan decides; the server checks either way.
+  const allowances =
+    workspace.team || !viewer
+      ? undefined
+      : {
+          changeDestination: hasFeature(viewer, 'change_long_url'),
+          tags: hasFeature(viewer, 'use_tags'),
+          expiry: hasFeature(viewer, 'manage_expiration'),
+        };
+
+  return (
+    <Container size="lg" py="xl">
+      <Stack gap="lg">
+        <div>
+          <Title order={1}>Dashboard</Title>
+          <Text mt="xs" c="dimmed">
+            {workspace.team ? "Your team's short links" : 'Your short links'}, newest first.
+          </Text>
+        </div>
+        {/* Analytics panel (features/analytics) goes here. */}
+        <div>
+          <Title order={2} size="h3" mb="sm">
+            Links
+          </Title>
+          <LinkListView scope={workspace.scope} label="Links" allowances={allowances} />
+        </div>
+      </Stack>
+    </Container>
+  );
+}
