@@ -20,6 +20,8 @@ export interface PortalConfig {
   antiRobot: AntiRobotConfig;
   /** Ads, and with them the ad-consent provider ("Privacy Manager"), for unsubscribed users. */
   adsEnabled: boolean;
+  /** The settings' Account Usage page and its sidebar entry (app-shell 9: a config flag). */
+  accountUsageEnabled: boolean;
   accessibilityEmail: string;
   /** Where the spec's external redirects (helpdesk, freescout, blog) lead. */
   externalUrls: { helpdesk: string; freescout: string; blog: string };
@@ -70,6 +72,7 @@ export function readPortalConfig(
           }
         : { provider: 'hcaptcha', siteKey },
     adsEnabled: flag(source, 'VITE_ADS_ENABLED', true),
+    accountUsageEnabled: flag(source, 'VITE_ACCOUNT_USAGE_ENABLED', true),
     accessibilityEmail:
       text(source, 'VITE_ACCESSIBILITY_EMAIL') ?? 'accessibility@shortlane.example',
     externalUrls: {

@@ -1,5 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, useLocation, useParams, type RouteObject } from 'react-router-dom';
+import { SettingsLayout } from '../features/settings/SettingsLayout.tsx';
 import { RootLayout } from '../layout/RootLayout.tsx';
 import type { PortalConfig } from '../lib/config.ts';
 import { ExternalRedirect } from './ExternalRedirect.tsx';
@@ -270,7 +271,11 @@ function settingsRoutes(): PageRoute[] {
   });
   const verified = ['login', 'verified'] as const;
   return [
-    settings('settings.profile', 'Profile', 'Your name, e-mail address and photo.'),
+    {
+      name: 'settings.profile',
+      guards: LOGIN,
+      screen: page(() => import('../features/settings/ProfilePage.tsx')),
+    },
     settings(
       'settings.profile.delete',
       'Delete account',
@@ -580,12 +585,24 @@ function routeElement(route: PageRoute) {
   );
 }
 
+const pageRouteObject = (route: PageRoute): RouteObject => ({
+  path: paths[route.name],
+  element: routeElement(route),
+});
+
+const isSettingsRoute = (route: PageRoute) => paths[route.name].startsWith(`${paths.settings}/`);
+
 /** The route objects for react-router: pages, redirects, and "unknown paths go home". */
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     children: [
-      ...PAGE_ROUTES.map((route) => ({ path: paths[route.name], element: routeElement(route) })),
+      // The settings pages share their sidebars: a layout route that stays while they change.
+      {
+        element: <SettingsLayout />,
+        children: PAGE_ROUTES.filter(isSettingsRoute).map(pageRouteObject),
+      },
+      ...PAGE_ROUTES.filter((route) => !isSettingsRoute(route)).map(pageRouteObject),
       ...REDIRECTS.map(({ from, target }) => ({
         path: paths[from],
         element: <RedirectTo target={target} />,

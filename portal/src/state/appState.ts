@@ -28,6 +28,8 @@ export interface Viewer {
   id: string;
   email: string;
   name: string;
+  /** The profile photo's public address (settings/profile), or null for none. */
+  photoUrl: string | null;
   isDeveloper: boolean;
   subscriber: SubscriberFacts;
   emailVerified: boolean;
@@ -103,6 +105,7 @@ export function buildViewer(sources: ViewerSources): Viewer {
     id: sources.userId,
     email: sources.email,
     name: sources.profile.name || sources.email.split('@')[0] || sources.email,
+    photoUrl: sources.profile.photo_url,
     isDeveloper: sources.profile.is_developer,
     subscriber,
     emailVerified: isEmailVerified(subscriber),

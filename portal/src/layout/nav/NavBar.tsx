@@ -1,4 +1,4 @@
-import { Anchor, Box, Burger, Button, Group } from '@mantine/core';
+import { Anchor, Avatar, Box, Burger, Button, Group } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { lazy } from 'react';
 import { Link } from 'react-router-dom';
@@ -89,7 +89,13 @@ export function NavBar() {
                   px="xs"
                   title={model.user.name}
                 >
-                  {model.user.name}
+                  <Group gap={6} wrap="nowrap" component="span">
+                    {viewer?.photoUrl && (
+                      // Decorative: the link is named by the user's name beside it.
+                      <Avatar src={viewer.photoUrl} alt="" size={28} radius="xl" />
+                    )}
+                    {model.user.name}
+                  </Group>
                 </Anchor>
                 {model.user.kiosk && (
                   <Button component={Link} to={paths.kiosk} {...LINK_STYLE}>

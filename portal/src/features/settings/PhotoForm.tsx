@@ -1,0 +1,106 @@
+import { Avatar, Button, FileButton, Group, Stack, Text } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { refreshAppState } from '../../data/refresh.ts';
+import { useSupabase } from '../../lib/servicesContext.ts';
+import { checkPhoto } from './photoFile.ts';
+import { removePhoto, replacePhoto } from './profileActions.ts';
+import { useSuccessNotice } from './useSuccessNotice.ts';
+
+const ERROR_ID = 'profile-photo-error';
+
+/** The profile photo: png or jpg up to 2 MB, shown here and in the navigation bar. */
+export function PhotoForm({
+  userId,
+  name,
+  photoUrl,
+}: {
+  userId: string;
+  name: string;
+  photoUrl: string | null;
+}) {
+  const supabase = useSupabase();
+  const queryClient = useQueryClient();
+  const success = useSuccessNotice();
+  const [busy, setBusy] = useState<'upload' | 'remove' | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  // Failures of the calls themselves are announced by the global response handler.
+  const run = async (kind: 'upload' | 'remove', work: () => Promise<unknown>, done: string) => {
+    setBusy(kind);
+    try {
+      await work();
+      await refreshAppState(queryClient, userId);
+      success(done);
+    } catch {
+      setError(
+        kind === 'upload' ? 'The photo could not be saved.' : 'The photo could not be removed.',
+      );
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const choose = async (file: File | null) => {
+    setError(null);
+    if (!file) return;
+    const checked = await checkPhoto(file);
+    if (!checked.ok) {
+      setError(checked.error);
+      return;
+    }
+    await run(
+      'upload',
+      () => replacePhoto(supabase, userId, checked.photo),
+      'Your photo was saved.',
+    );
+  };
+
+  return (
+    <Group gap="lg" align="center">
+      <Avatar
+        src={photoUrl}
+        alt={photoUrl ? 'Your profile photo' : undefined}
+        name={name}
+        size={80}
+        radius="xl"
+      />
+      <Stack gap={6}>
+        <Group gap="sm">
+          <FileButton onChange={choose} accept="image/png,image/jpeg">
+            {(props) => (
+              <Button
+                {...props}
+                loading={busy === 'upload'}
+                disabled={busy !== null}
+                aria-describedby={error ? ERROR_ID : undefined}
+              >
+                {photoUrl ? 'Change photo' : 'Upload photo'}
+              </Button>
+            )}
+          </FileButton>
+          {photoUrl && (
+            <Button
+              variant="default"
+              loading={busy === 'remove'}
+              disabled={busy !== null}
+              onClick={() =>
+                void run('remove', () => removePhoto(supabase, userId), 'Your photo was removed.')
+              }
+            >
+              Remove photo
+            </Button>
+          )}
+        </Group>
+        <Text size="sm" c="gray.7">
+          A png or jpg image.
+        </Text>
+        {error && (
+          <Text id={ERROR_ID} role="alert" size="sm" c="red.8">
+            {error}
+          </Text>
+        )}
+      </Stack>
+    </Group>
+  );
+}

@@ -1,0 +1,70 @@
+import { unwrap } from '../../data/unwrap.ts';
+import type { PortalSupabase } from '../../lib/supabase.ts';
+import type { CheckedPhoto } from './photoFile.ts';
+
+/** Storage bucket of profile photos (public; each user writes only their own folder). */
+export const AVATARS_BUCKET = 'avatars';
+
+export async function saveName(supabase: PortalSupabase, userId: string, name: string) {
+  unwrap(await supabase.from('profiles').update({ name }).eq('id', userId).select('id').single());
+}
+
+async function photoPaths(supabase: PortalSupabase, userId: string): Promise<string[]> {
+  const { data, error } = await supabase.storage.from(AVATARS_BUCKET).list(userId);
+  if (error) throw error;
+  return data.map((object) => `${userId}/${object.name}`);
+}
+
+async function removePaths(supabase: PortalSupabase, paths: string[]) {
+  if (paths.length === 0) return;
+  const { error } = await supabase.storage.from(AVATARS_BUCKET).remove(paths);
+  if (error) throw error;
+}
+
+/**
+ * Stores a new photo under the user's folder and points the profile at it. Each photo gets a
+ * new name, so no cache keeps showing the old one; the old files go once the profile moved on.
+ */
+export async function replacePhoto(
+  supabase: PortalSupabase,
+  userId: string,
+  photo: CheckedPhoto,
+): Promise<string> {
+  const path = `${userId}/${crypto.randomUUID()}.${photo.extension}`;
+  const bucket = supabase.storage.from(AVATARS_BUCKET);
+  const { error } = await bucket.upload(path, photo.file, {
+    contentType: photo.contentType,
+    cacheControl: '31536000',
+  });
+  if (error) throw error;
+  const url = bucket.getPublicUrl(path).data.publicUrl;
+  try {
+    unwrap(
+      await supabase
+        .from('profiles')
+        .update({ photo_url: url })
+        .eq('id', userId)
+        .select('id')
+        .single(),
+    );
+  } catch (failure) {
+    await removePaths(supabase, [path]).catch(() => undefined);
+    throw failure;
+  }
+  const stale = (await photoPaths(supabase, userId)).filter((candidate) => candidate !== path);
+  await removePaths(supabase, stale);
+  return url;
+}
+
+/** Clears the profile's photo, then deletes the user's stored photos. */
+export async function removePhoto(supabase: PortalSupabase, userId: string): Promise<void> {
+  unwrap(
+    await supabase
+      .from('profiles')
+      .update({ photo_url: null })
+      .eq('id', userId)
+      .select('id')
+      .single(),
+  );
+  await removePaths(supabase, await photoPaths(supabase, userId));
+}

@@ -1,0 +1,3 @@
+import { createAccountDeleteHandler } from './handler.ts';
+
+Deno.serve(createAccountDeleteHandler());
