@@ -44,6 +44,9 @@ export const MESSAGES = {
   invitationRejected: 'The invitation has been rejected.',
   organizationRestored: 'The organization has been restored.',
   guestDomainLocked: 'This domain is not available to guest users.',
+  /** app-shell 8 names these ("copy to clipboard succeeded or failed") without a sentence. */
+  copySucceeded: 'Copied to clipboard.',
+  copyFailed: 'Could not copy to clipboard.',
 } as const;
 
 /** Message keys the spec names instead of sentences. */

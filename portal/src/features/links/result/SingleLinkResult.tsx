@@ -1,0 +1,107 @@
+import { Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import type { CreatedAlias, CreatedLink } from '@shortlane/shared/created-link.ts';
+import { Link } from 'react-router-dom';
+import { href } from '../../../routes/paths.ts';
+import { CopyButton } from './CopyButton.tsx';
+import { QrCodeButton } from './QrCodeButton.tsx';
+import { ShareMenu } from './ShareMenu.tsx';
+
+export interface SingleLinkResultProps {
+  link: CreatedLink;
+  /** With analytics the user has the Dashboard; without, the result points to My URLs. */
+  analyticsAllowed: boolean;
+  onShortenAnother: () => void;
+}
+
+/** The main short URL first, then the others in the order they came. */
+function mainFirst(aliases: readonly CreatedAlias[]): CreatedAlias[] {
+  return [...aliases].sort((a, b) => Number(b.is_main) - Number(a.is_main));
+}
+
+function ShortUrlActions({ alias }: { alias: CreatedAlias }) {
+  const shortUrl = alias.tiny_url;
+  return (
+    <Card withBorder padding="sm" component="li">
+      <Stack gap="xs">
+        <Anchor
+          href={shortUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          fw={600}
+          style={{ overflowWrap: 'anywhere' }}
+        >
+          {shortUrl}
+        </Anchor>
+        <Group gap="xs">
+          <Button
+            component="a"
+            href={shortUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            variant="light"
+            aria-label={`Visit ${shortUrl}`}
+          >
+            Visit
+          </Button>
+          <QrCodeButton shortUrl={shortUrl} />
+          <ShareMenu shortUrl={shortUrl} />
+          <CopyButton value={shortUrl} />
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/** The single result (link-creation 2): the long URL, the short URL(s) and what to do next. */
+export function SingleLinkResult({
+  link,
+  analyticsAllowed,
+  onShortenAnother,
+}: SingleLinkResultProps) {
+  const aliases = mainFirst(link.aliases);
+  return (
+    <Stack gap="md" aria-labelledby="single-link-result-title" component="section">
+      <Title order={2} size="h3" id="single-link-result-title">
+        Your short link is ready
+      </Title>
+      <div>
+        <Text size="sm" fw={600} id="single-link-result-long">
+          Long URL
+        </Text>
+        <Text
+          size="sm"
+          c="dimmed"
+          style={{ overflowWrap: 'anywhere' }}
+          aria-labelledby="single-link-result-long"
+        >
+          {link.url}
+        </Text>
+      </div>
+      <div>
+        <Text size="sm" fw={600} id="single-link-result-short">
+          {aliases.length > 1 ? 'Short URLs' : 'Short URL'}
+        </Text>
+        <Stack
+          gap="xs"
+          component="ul"
+          aria-labelledby="single-link-result-short"
+          p={0}
+          m={0}
+          style={{ listStyle: 'none' }}
+        >
+          {aliases.map((alias) => (
+            <ShortUrlActions key={`${alias.domain}/${alias.alias}`} alias={alias} />
+          ))}
+        </Stack>
+      </div>
+      <Group gap="sm">
+        <Button onClick={onShortenAnother}>Shorten another</Button>
+        {!analyticsAllowed && (
+          <Anchor component={Link} to={href('my-urls')}>
+            My URLs
+          </Anchor>
+        )}
+      </Group>
+    </Stack>
+  );
+}
