@@ -1,21 +1,32 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { invitationKeys } from './keys.ts';
 import { unwrap } from './unwrap.ts';
 import { useUserId } from './use-user-id.ts';
 
+/** An invitation as the popover shows it (link-creation 3: Invitation). */
 export interface PendingInvitation {
   id: string;
   source: 'organization' | 'team';
-  /** The team's or the organization's name. */
-  targetName: string;
-  createdAt: string;
+  organization: { name: string; slug: string; photoUrl: string | null } | null;
+  team: { name: string; slug: string } | null;
+  inviterName: string | null;
+  /** The organization role's name, or the team role (admin, member, viewer). */
+  role: string | null;
+  message: string | null;
+  updatedAt: string;
 }
 
+const INVITATION_COLUMNS = `id, email, source, team_role, message, updated_at,
+  team:teams(name, slug),
+  organization:organizations(name, slug, photo_url),
+  organization_role:organization_roles(name),
+  inviter:profiles!invitations_inviter_id_fkey(name)`;
+
 /**
- * Pending invitations addressed to the user. Inviters may read the ones they sent too, so the
- * address is compared here as the policy compares it (case-insensitively).
+ * Pending invitations addressed to the user, newest first. Inviters may read the ones they sent
+ * too, so the address is compared here as the policy compares it (case-insensitively).
  */
 export async function fetchPendingInvitations(
   supabase: PortalSupabase,
@@ -24,9 +35,9 @@ export async function fetchPendingInvitations(
   const rows = unwrap(
     await supabase
       .from('invitations')
-      .select('id, email, source, created_at, team:teams(name), organization:organizations(name)')
+      .select(INVITATION_COLUMNS)
       .eq('status', 'pending')
-      .order('created_at', { ascending: false }),
+      .order('updated_at', { ascending: false }),
   );
   const mine = email.toLowerCase();
   return rows
@@ -34,8 +45,18 @@ export async function fetchPendingInvitations(
     .map((row) => ({
       id: row.id,
       source: row.source === 'team' ? 'team' : 'organization',
-      targetName: row.team?.name ?? row.organization?.name ?? 'an organization',
-      createdAt: row.created_at,
+      organization: row.organization
+        ? {
+            name: row.organization.name,
+            slug: row.organization.slug,
+            photoUrl: row.organization.photo_url ?? null,
+          }
+        : null,
+      team: row.team ? { name: row.team.name, slug: row.team.slug } : null,
+      inviterName: row.inviter?.name ?? null,
+      role: row.organization_role?.name ?? row.team_role ?? null,
+      message: row.message ?? null,
+      updatedAt: row.updated_at,
     }));
 }
 
@@ -47,4 +68,11 @@ export function usePendingInvitationsQuery(email: string | null | undefined) {
     queryFn: () => fetchPendingInvitations(supabase, email!),
     enabled: userId != null && !!email,
   });
+}
+
+/** Takes an answered invitation out of the cached list at once (the refresh follows). */
+export function forgetInvitation(queryClient: QueryClient, userId: string, id: string): void {
+  queryClient.setQueryData<PendingInvitation[]>(invitationKeys.pending(userId), (list) =>
+    list?.filter((invitation) => invitation.id !== id),
+  );
 }

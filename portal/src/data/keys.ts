@@ -32,8 +32,11 @@ export const organizationKeys = {
   mine: (userId: string) => [...userScope(userId), 'organizations', 'mine'] as const,
 };
 
+/** Notifications and announcements: the bell's polled feed and the notifications page. */
 export const notificationKeys = {
-  unreadCount: (userId: string) => [...userScope(userId), 'notifications', 'unread-count'] as const,
+  all: (userId: string) => [...userScope(userId), 'notifications'] as const,
+  recent: (userId: string) => [...notificationKeys.all(userId), 'recent'] as const,
+  pages: (userId: string) => [...notificationKeys.all(userId), 'pages'] as const,
 };
 
 export const invitationKeys = {

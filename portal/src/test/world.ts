@@ -1,7 +1,8 @@
 import type { PlanRow } from '../data/plans-query.ts';
 import type { Profile } from '../data/profile-query.ts';
 import type { SubscriptionRow } from '../data/subscriptions-query.ts';
-import { json, type TestBackend, type Responder } from './backend.ts';
+import type { AnnouncementRow, NotificationRow } from '../features/notifications/feed.ts';
+import { json, tableRows, type TestBackend, type Responder } from './backend.ts';
 
 /**
  * What the database holds for one component test, answered through TestBackend in the shapes
@@ -34,14 +35,23 @@ export interface TestWorld {
     account: { owner_id: string } | null;
     organization_users: { user_id: string }[];
   }[];
+  /** Adds this many unread notifications to `notifications`. */
   unreadNotifications?: number;
+  notifications?: NotificationRow[];
+  announcements?: AnnouncementRow[];
+  lastReadAnnouncementsAt?: string | null;
   invitations?: {
     id: string;
     email: string;
     source: string;
     created_at: string;
-    team: { name: string } | null;
-    organization: { name: string } | null;
+    updated_at?: string;
+    team_role?: string | null;
+    message?: string | null;
+    team: { name: string; slug?: string } | null;
+    organization: { name: string; slug?: string; photo_url?: string | null } | null;
+    organization_role?: { name: string } | null;
+    inviter?: { name: string } | null;
   }[];
   cartQuantity?: number;
   survey?: { id: string; title: string; survey_questions: { count: number }[] } | null;
@@ -151,6 +161,26 @@ export function signedInWorld(overrides: Partial<TestWorld> = {}): TestWorld {
   };
 }
 
+/** The world's notifications, the unread ones it counts included, newest first. */
+function notificationRows(world: TestWorld): NotificationRow[] {
+  const unread = Array.from({ length: world.unreadNotifications ?? 0 }, (_, index) => ({
+    id: `notification-unread-${index + 1}`,
+    title: `Notification ${index + 1}`,
+    body: null,
+    read_at: null,
+    created_at: new Date(Date.UTC(2026, 10, 20, 12, 0, 0) - index * 60_000).toISOString(),
+  }));
+  return [...unread, ...(world.notifications ?? [])];
+}
+
+/** Notifications as PostgREST filters them: the unread count asks for `read_at=is.null`. */
+function notificationsResponder(rows: readonly NotificationRow[]): Responder {
+  return (request, url) =>
+    tableRows(
+      url.searchParams.get('read_at') === 'is.null' ? rows.filter((row) => !row.read_at) : rows,
+    )(request, url);
+}
+
 function profileRow(world: TestWorld): Profile {
   const user = world.user!;
   return {
@@ -182,7 +212,11 @@ export function scriptWorld(backend: TestBackend, world: TestWorld): TestBackend
     .on('POST', '/rest/v1/rpc/find_coupon', rpcNotFound);
   if (!world.user) return backend;
   return backend
-    .table('profiles', [profileRow(world)])
+    .table('profiles', () => [
+      // The notification feed reads the last-read time from the profile too; read at each
+      // request, so a test can move it as mark_announcements_read would.
+      { ...profileRow(world), last_read_announcements_at: world.lastReadAnnouncementsAt ?? null },
+    ])
     .table('accounts', [
       { id: ACCOUNT_ID, kind: 'personal', name: 'Ada', features: world.accountFeatures ?? [] },
     ])
@@ -190,10 +224,9 @@ export function scriptWorld(backend: TestBackend, world: TestWorld): TestBackend
     .table('team_members', world.teamMemberships ?? [])
     .table('teams', world.teamsBySlug ?? [])
     .table('organizations', world.organizations ?? [])
-    .table(
-      'notifications',
-      Array.from({ length: world.unreadNotifications ?? 0 }, () => ({})),
-    )
+    .on('GET', '/rest/v1/notifications', notificationsResponder(notificationRows(world)))
+    .on('HEAD', '/rest/v1/notifications', notificationsResponder(notificationRows(world)))
+    .table('announcements', world.announcements ?? [])
     .table('invitations', world.invitations ?? [])
     .table(
       'cart_items',

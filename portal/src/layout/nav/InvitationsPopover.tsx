@@ -1,19 +1,46 @@
-import { ActionIcon, Button, Group, Indicator, Popover, Stack, Text } from '@mantine/core';
+import {
+  ActionIcon,
+  Avatar,
+  Button,
+  Group,
+  Indicator,
+  Popover,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
+import { mapApiError } from '@shortlane/shared/errors.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useRef } from 'react';
 import { EnvelopeIcon } from '../../components/icons.tsx';
 import {
+  forgetInvitation,
   usePendingInvitationsQuery,
   type PendingInvitation,
 } from '../../data/invitations-query.ts';
 import { refreshAppState } from '../../data/refresh.ts';
-import { unwrap } from '../../data/unwrap.ts';
+import { ApiError, unwrap } from '../../data/unwrap.ts';
 import { useServices } from '../../lib/servicesContext.ts';
 import type { Viewer } from '../../state/appState.ts';
 
-/** Accepts or rejects an invitation; either way it leaves the list and the state is refreshed. */
-function useAnswerInvitation(viewer: Viewer) {
+/**
+ * What to say when answering failed (link-creation 8: "on error the first invitation error is
+ * shown"), or null when the global handler already said it: a 422 brings its field messages
+ * there, a session or network failure has its own flow.
+ */
+export function invitationErrorMessage(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status === 422 || error.status === 401) return null;
+  const mapped = mapApiError(error.status, error.body);
+  return mapped.fieldErrors.invitation ?? mapped.fieldErrors.form ?? mapped.notices[0] ?? null;
+}
+
+/**
+ * Accepts or rejects an invitation (link-creation 4): it leaves the list and the state is
+ * refreshed, so a team or organization joined shows up in the menus at once.
+ */
+function useAnswerInvitation(viewer: Viewer, onAnswered: () => void) {
   const { supabase, notify } = useServices();
   const queryClient = useQueryClient();
   return useMutation({
@@ -24,28 +51,75 @@ function useAnswerInvitation(viewer: Viewer) {
       unwrap(await call);
       return accept;
     },
-    onSuccess: (accepted) =>
+    onSuccess: (accepted, { id }) => {
+      forgetInvitation(queryClient, viewer.id, id);
+      onAnswered();
       notify({
         message: accepted ? MESSAGES.invitationAccepted : MESSAGES.invitationRejected,
         durationMs: NOTICE_DURATION_MS.default,
         tone: 'success',
-      }),
+      });
+    },
+    onError: (error) => {
+      const message = invitationErrorMessage(error);
+      if (message) notify({ message, durationMs: NOTICE_DURATION_MS.default, tone: 'error' });
+    },
     onSettled: () => refreshAppState(queryClient, viewer.id),
   });
 }
 
-function InvitationItem({ invitation, viewer }: { invitation: PendingInvitation; viewer: Viewer }) {
-  const answer = useAnswerInvitation(viewer);
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "the team Marketing of Acme", "the organization Acme". */
+function targetText(invitation: PendingInvitation): string {
+  if (invitation.source === 'team') {
+    const team = invitation.team?.name ?? 'a team';
+    return invitation.organization
+      ? `the team ${team} of ${invitation.organization.name}`
+      : `the team ${team}`;
+  }
+  return `the organization ${invitation.organization?.name ?? 'an organization'}`;
+}
+
+function InvitationItem({
+  invitation,
+  viewer,
+  onAnswered,
+}: {
+  invitation: PendingInvitation;
+  viewer: Viewer;
+  onAnswered: () => void;
+}) {
+  const answer = useAnswerInvitation(viewer, onAnswered);
+  const textId = useId();
   const busy = answer.isPending;
+  const accepting = busy && answer.variables.accept;
   return (
-    <Stack gap={4} component="li">
-      <Text size="sm">
-        Join the {invitation.source} <strong>{invitation.targetName}</strong>
-      </Text>
+    <Stack gap={6} component="li" aria-labelledby={textId}>
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        {invitation.organization?.photoUrl && (
+          // Decorative: the organization is named in the text beside it.
+          <Avatar src={invitation.organization.photoUrl} alt="" size={32} radius="sm" />
+        )}
+        <Stack gap={2}>
+          <Text size="sm" id={textId}>
+            {invitation.inviterName ? `${invitation.inviterName} invited you to join ` : 'Join '}
+            <strong>{targetText(invitation)}</strong>
+            {invitation.role ? ` as ${capitalise(invitation.role)}` : ''}
+          </Text>
+          {invitation.message && (
+            <Text size="sm" c="gray.7" fs="italic">
+              “{invitation.message}”
+            </Text>
+          )}
+        </Stack>
+      </Group>
       <Group gap="xs">
         <Button
           size="xs"
-          loading={busy}
+          loading={accepting}
+          disabled={busy && !accepting}
+          aria-describedby={textId}
           onClick={() => answer.mutate({ id: invitation.id, accept: true })}
         >
           Accept
@@ -53,7 +127,9 @@ function InvitationItem({ invitation, viewer }: { invitation: PendingInvitation;
         <Button
           size="xs"
           variant="default"
-          disabled={busy}
+          loading={busy && !accepting}
+          disabled={accepting}
+          aria-describedby={textId}
           onClick={() => answer.mutate({ id: invitation.id, accept: false })}
         >
           Reject
@@ -63,19 +139,29 @@ function InvitationItem({ invitation, viewer }: { invitation: PendingInvitation;
   );
 }
 
-/** The invitations with Accept and Reject, or 'No Invitations'. */
+/**
+ * The invitations with Accept and Reject, or 'No Invitations'. An answered one leaves the list,
+ * taking its buttons (and the focus) with it: `onAnswered` puts the focus somewhere sensible.
+ */
 export function InvitationList({
   viewer,
   invitations,
+  onAnswered = () => {},
 }: {
   viewer: Viewer;
   invitations: readonly PendingInvitation[];
+  onAnswered?: () => void;
 }) {
   if (invitations.length === 0) return <Text size="sm">No Invitations</Text>;
   return (
-    <Stack gap="sm" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
+    <Stack gap="md" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
       {invitations.map((invitation) => (
-        <InvitationItem key={invitation.id} invitation={invitation} viewer={viewer} />
+        <InvitationItem
+          key={invitation.id}
+          invitation={invitation}
+          viewer={viewer}
+          onAnswered={onAnswered}
+        />
       ))}
     </Stack>
   );
@@ -85,8 +171,10 @@ export function InvitationList({
 export function InvitationsPopover({ viewer }: { viewer: Viewer }) {
   const invitations = usePendingInvitationsQuery(viewer.email).data ?? [];
   const count = invitations.length;
+  const headingId = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
   return (
-    <Popover width={280} position="bottom-end" shadow="md" withArrow>
+    <Popover width={360} position="bottom-end" shadow="md" withArrow trapFocus returnFocus>
       <Popover.Target>
         <ActionIcon
           variant="subtle"
@@ -99,8 +187,17 @@ export function InvitationsPopover({ viewer }: { viewer: Viewer }) {
           </Indicator>
         </ActionIcon>
       </Popover.Target>
-      <Popover.Dropdown aria-label="Invitations">
-        <InvitationList viewer={viewer} invitations={invitations} />
+      <Popover.Dropdown aria-labelledby={headingId}>
+        <Stack gap="sm">
+          <Title order={2} size="h5" id={headingId} ref={headingRef} tabIndex={-1}>
+            Invitations
+          </Title>
+          <InvitationList
+            viewer={viewer}
+            invitations={invitations}
+            onAnswered={() => headingRef.current?.focus()}
+          />
+        </Stack>
       </Popover.Dropdown>
     </Popover>
   );

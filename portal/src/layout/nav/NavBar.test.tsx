@@ -146,7 +146,7 @@ describe('navigation bar: a signed-in user without a plan', () => {
   it('shows Plans, Blog, Features, the counted icons, their name and log out', async () => {
     renderApp({ route: '/app/terms', world: world() });
     const nav = await desktopNav();
-    await within(nav).findByRole('link', { name: 'Notifications, 2 unread' });
+    await within(nav).findByRole('button', { name: 'Notifications, 2 unread' });
     await within(nav).findByRole('button', { name: 'Invitations, 1 pending' });
     await within(nav).findByRole('link', { name: 'Shopping cart, 1 item' });
     expect(controls(nav)).toEqual([
@@ -183,11 +183,11 @@ describe('navigation bar: a signed-in user without a plan', () => {
         }),
     );
     const nav = await desktopNav();
-    expect(within(nav).getByRole('link', { name: 'Notifications, loading' })).toBeInTheDocument();
+    expect(within(nav).getByRole('button', { name: 'Notifications, loading' })).toBeInTheDocument();
     expect(within(nav).getByTestId('notifications-spinner')).toBeInTheDocument();
     await waitFor(() => expect(answer).not.toBeNull());
     answer!();
-    const bell = await within(nav).findByRole('link', { name: 'Notifications' });
+    const bell = await within(nav).findByRole('button', { name: 'Notifications' });
     expect(within(bell).getByTestId('unread-dot').querySelector('[class*=indicator]')).toBeNull();
   });
 
@@ -200,7 +200,9 @@ describe('navigation bar: a signed-in user without a plan', () => {
     const nav = await desktopNav();
     await user.click(await within(nav).findByRole('button', { name: 'Invitations, 1 pending' }));
     const popover = await screen.findByRole('dialog');
-    expect(within(popover).getByText(/Join the team/)).toHaveTextContent('Join the team Marketing');
+    expect(within(popover).getByRole('listitem')).toHaveTextContent(
+      'Join the team Marketing of Acme',
+    );
     expect(within(popover).queryByText(/Sales/)).not.toBeInTheDocument();
     await user.click(within(popover).getByRole('button', { name: 'Accept' }));
     expect(await screen.findByText('The invitation has been accepted.')).toBeInTheDocument();

@@ -1,0 +1,69 @@
+import { Anchor, Center, Divider, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Link } from 'react-router-dom';
+import type { RecentFeed } from '../../data/notifications-query.ts';
+import { paths } from '../../routes/paths.ts';
+import { FeedEntryItem } from './FeedEntryItem.tsx';
+
+/** The bell's dropdown: the latest notifications and announcements, and the way to all. */
+export function NotificationsMenu({
+  feed,
+  status,
+  headingId,
+  onNavigate,
+}: {
+  feed: RecentFeed | undefined;
+  status: 'pending' | 'error' | 'success';
+  headingId: string;
+  onNavigate: () => void;
+}) {
+  return (
+    <Stack gap="xs">
+      <Title order={2} size="h5" id={headingId}>
+        Notifications
+      </Title>
+      <MenuBody feed={feed} status={status} />
+      <Divider />
+      <Anchor component={Link} to={paths.notifications} size="sm" onClick={onNavigate}>
+        See all notifications
+      </Anchor>
+    </Stack>
+  );
+}
+
+function MenuBody({
+  feed,
+  status,
+}: {
+  feed: RecentFeed | undefined;
+  status: 'pending' | 'error' | 'success';
+}) {
+  if (status === 'pending') {
+    return (
+      <Center py="md" role="status">
+        <Loader size="sm" aria-hidden="true" />
+        <VisuallyHidden>Loading notifications…</VisuallyHidden>
+      </Center>
+    );
+  }
+  // A failed load stays quiet (no notice, app-shell 8); the list just says it has nothing now.
+  if (status === 'error' || !feed) {
+    return <Text size="sm">Notifications could not be loaded right now.</Text>;
+  }
+  if (feed.entries.length === 0) return <Text size="sm">No notifications yet.</Text>;
+  return (
+    <Stack
+      component="ul"
+      gap={0}
+      m={0}
+      p={0}
+      style={{ listStyle: 'none', maxHeight: 360, overflowY: 'auto' }}
+      aria-label="Latest notifications"
+      // Scrollable, so keyboard users must be able to reach it to scroll it.
+      tabIndex={0}
+    >
+      {feed.entries.map((entry) => (
+        <FeedEntryItem key={`${entry.kind}-${entry.id}`} entry={entry} compact />
+      ))}
+    </Stack>
+  );
+}
