@@ -182,12 +182,14 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'password.reset',
     guards: GUEST,
-    screen: soon('Reset your password', 'Ask for an e-mail with a link to choose a new password.'),
+    screen: page(() => import('../pages/PasswordResetPage/PasswordResetRequestPage.tsx')),
   },
+  // Public: the page itself sends signed-in users home, except the recovery session a reset
+  // link brings (the guest-only guard would send that one away too).
   {
     name: 'password.reset.token',
-    guards: GUEST,
-    screen: soon('Choose a new password', 'Set a new password with the link from the e-mail.'),
+    guards: PUBLIC,
+    screen: page(() => import('../pages/PasswordResetPage/PasswordResetPage.tsx')),
   },
   {
     name: 'email_verify',
