@@ -67,10 +67,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'notifications',
     guards: LOGIN,
-    screen: soon(
-      'Notifications',
-      'Your notifications and announcements, newest first, to mark read.',
-    ),
+    screen: page(() => import('../pages/NotificationsPage/NotificationsPage.tsx')),
   },
   {
     name: 'unsubscribe',
