@@ -3,6 +3,7 @@ import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { takePendingNotice } from './auth/sessionExpiry.ts';
+import { SecondFactorProvider } from './features/two-factor/SecondFactorProvider.tsx';
 import type { PortalServices } from './lib/services.ts';
 import { ServicesContext, useServices } from './lib/servicesContext.ts';
 import { AppStateProvider } from './state/AppStateProvider.tsx';
@@ -53,7 +54,7 @@ export function StateProviders({ children }: { children: ReactNode }) {
         <NoticesContainer store={noticeStore} />
       </Suspense>
       <PendingNotice />
-      {children}
+      <SecondFactorProvider>{children}</SecondFactorProvider>
     </AppStateProvider>
   );
 }

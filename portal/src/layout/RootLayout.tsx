@@ -3,6 +3,7 @@ import { Outlet } from 'react-router-dom';
 import { PageLoader } from '../components/PageLoader.tsx';
 import { SessionSync } from '../auth/SessionSync.tsx';
 import { DialogsHost } from '../dialogs/DialogsHost.tsx';
+import { NoBackupCodesPrompt } from '../features/two-factor/NoBackupCodesPrompt.tsx';
 import { CouponMemory } from './CouponMemory.tsx';
 import { RouteFocus } from './RouteFocus.tsx';
 import { ShellLayout } from './ShellLayout.tsx';
@@ -23,6 +24,7 @@ export function RootLayout() {
         </Suspense>
       </ShellLayout>
       <DialogsHost />
+      <NoBackupCodesPrompt />
     </>
   );
 }

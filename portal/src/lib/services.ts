@@ -14,6 +14,8 @@ import { createSupabaseClient, type PortalSupabase } from './supabase.ts';
 /** What the whole portal shares: one Supabase client, the modals, the notices, the settings. */
 export interface PortalServices {
   supabase: PortalSupabase;
+  /** Where the client talks to; for a second, short-lived client (checking a password aside). */
+  env: SupabaseEnv;
   config: PortalConfig;
   dialogs: DialogStore;
   flash: FlashStore;
@@ -74,6 +76,7 @@ export function createPortalServices(options: PortalServicesOptions): PortalServ
   });
   return {
     supabase,
+    env: options.env,
     config: options.config,
     dialogs,
     flash: new FlashStore(),

@@ -15,7 +15,16 @@ import {
  * The navigation guards of app-shell 2, 4 and 6. Every route lists the ones it needs; the
  * past-due redirect applies to every /app route a signed-in user opens.
  */
-export const GUARDS = ['guest', 'login', 'verified', 'teams', 'teamExists', 'developer'] as const;
+export const GUARDS = [
+  'guest',
+  'login',
+  'verified',
+  'teams',
+  'teamExists',
+  'developer',
+  /** login/2FA/*: only while a password login still owes its TOTP or backup code. */
+  'secondFactor',
+] as const;
 export type Guard = (typeof GUARDS)[number];
 
 export type AccessDecision =
@@ -39,6 +48,11 @@ export interface AccessInput {
   target: string;
   /** For `teamExists`: whether the route's team was found. */
   team?: 'loading' | 'found' | 'missing';
+  /**
+   * Signed in with the password while a verified TOTP factor still wants its code; null while
+   * the session is still being read (undefined: not tracked, as none).
+   */
+  secondFactorDue?: boolean | null;
 }
 
 const allow: AccessDecision = { kind: 'allow' };
@@ -48,15 +62,37 @@ function redirect(to: string, notice?: string): AccessDecision {
   return notice ? { kind: 'redirect', to, notice } : { kind: 'redirect', to };
 }
 
-export function decideAccess({
-  route,
-  authStatus,
-  state,
-  target,
-  team,
-}: AccessInput): AccessDecision {
+/** Where `target` asks to go after login: its own `to` on guest pages, else itself. */
+function returnPathOf(route: AccessInput['route'], target: string): string | null {
+  const ownsReturn = route.guards.includes('guest') || route.guards.includes('secondFactor');
+  if (!ownsReturn) return safeReturnPath(target);
+  return safeReturnPath(new URLSearchParams(target.split('?')[1] ?? '').get(RETURN_PARAM));
+}
+
+/**
+ * A session that owes its second factor sees only login/2FA/*, which remember where the user
+ * was going. Without one, those pages send a guest to log in and a signed-in user onwards.
+ */
+function decideSecondFactor(input: AccessInput): AccessDecision | null {
+  const { route, authStatus, target, secondFactorDue } = input;
+  if (secondFactorDue === null && authStatus !== 'guest') return wait;
+  if (secondFactorDue && !route.outsidePrefix) {
+    if (route.guards.includes('secondFactor')) return allow;
+    const returnTo = returnPathOf(route, target);
+    return redirect(href('login.2fa.verify', null, { [RETURN_PARAM]: returnTo }));
+  }
+  if (!route.guards.includes('secondFactor')) return null;
+  const returnTo = returnPathOf(route, target);
+  if (authStatus === 'guest') return redirect(returnTo ? loginPathFor(returnTo) : paths.login);
+  return redirect(returnTo ?? paths.homepage);
+}
+
+export function decideAccess(input: AccessInput): AccessDecision {
+  const { route, authStatus, state, target, team } = input;
   const { guards } = route;
   if (authStatus === 'loading') return wait;
+  const secondFactor = decideSecondFactor(input);
+  if (secondFactor) return secondFactor;
 
   // Guests only: a signed-in user goes home, or on to the page they logged in for.
   if (guards.includes('guest')) {

@@ -2,6 +2,7 @@ import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext.ts';
+import { useSecondFactorDue } from '../features/two-factor/secondFactorContext.ts';
 import { PageLoader } from '../components/PageLoader.tsx';
 import { StateErrorPage } from '../components/StateErrorPage.tsx';
 import { useTeamBySlugQuery } from '../data/teams-query.ts';
@@ -35,6 +36,7 @@ function RedirectWithNotice({ to, notice }: { to: string; notice: string }) {
 export function RouteGuard({ route, children }: Props) {
   const { status } = useAuth();
   const state = useAppState();
+  const secondFactorDue = useSecondFactorDue();
   const location = useLocation();
   const { signingOut } = useServices();
   const leaving = useSyncExternalStore(signingOut.subscribe, signingOut.getSnapshot);
@@ -45,6 +47,7 @@ export function RouteGuard({ route, children }: Props) {
     state,
     target: location.pathname + location.search,
     team,
+    secondFactorDue,
   });
   // A logout on its way to the homepage: redirect nowhere meanwhile.
   if (leaving && decision.kind === 'redirect') return <PageLoader />;

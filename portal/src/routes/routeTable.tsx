@@ -46,6 +46,7 @@ const PlaceholderPage = lazy(() => import('../pages/PlaceholderPage/PlaceholderP
 
 const LOGIN = ['login'] as const;
 const GUEST = ['guest'] as const;
+const SECOND_FACTOR = ['secondFactor'] as const;
 const TEAM = ['login', 'teams', 'teamExists'] as const;
 const DEVELOPER = ['login', 'developer'] as const;
 const PUBLIC = [] as const;
@@ -163,13 +164,13 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { name: 'login', guards: GUEST, screen: LoginPage },
   {
     name: 'login.2fa.verify',
-    guards: GUEST,
-    screen: soon('Two-factor verification', 'Enter the code from your authenticator app.'),
+    guards: SECOND_FACTOR,
+    screen: page(() => import('../pages/LoginPage/TwoFactorVerifyPage.tsx')),
   },
   {
     name: 'login.2fa.backupCode',
-    guards: GUEST,
-    screen: soon('Use a backup code', 'Log in with one of your two-factor backup codes.'),
+    guards: SECOND_FACTOR,
+    screen: page(() => import('../pages/LoginPage/BackupCodePage.tsx')),
   },
   {
     name: 'register',
@@ -280,7 +281,11 @@ function settingsRoutes(): PageRoute[] {
       'Delete account',
       'Remove your account and its data for good.',
     ),
-    settings('settings.security', 'Security', 'Your password and two-factor authentication.'),
+    {
+      name: 'settings.security',
+      guards: LOGIN,
+      screen: page(() => import('../pages/SecurityPage/SecurityPage.tsx')),
+    },
     settings(
       'shopping-cart.orders',
       'Orders',

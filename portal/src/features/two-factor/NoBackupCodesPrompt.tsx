@@ -1,0 +1,63 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useAuth } from '../../auth/AuthContext.ts';
+import { href, paths } from '../../routes/paths.ts';
+import { useSecondFactorDue } from './secondFactorContext.ts';
+import { useTwoFactorStatusQuery } from './twoFactorQuery.ts';
+
+/** Session storage: the user chose "Not now" in this tab; asked again in the next session. */
+export const NO_BACKUP_CODES_DISMISSED_KEY = 'twoFactorNoBackupCodesDismissed';
+
+/**
+ * The shell's no-backup-codes modal (app-shell 2 and 4): two-factor authentication is on but no
+ * unused backup code is left, so the user is asked to generate new ones. Not shown on the
+ * security page, which says the same in place.
+ */
+export function NoBackupCodesPrompt() {
+  const auth = useAuth();
+  const due = useSecondFactorDue();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const [dismissed, setDismissed] = useState(
+    () => window.sessionStorage.getItem(NO_BACKUP_CODES_DISMISSED_KEY) === '1',
+  );
+  const hasFactor = (auth.user?.factors ?? []).some((factor) => factor.status === 'verified');
+  const watching = auth.status === 'signedIn' && due === false && hasFactor && !dismissed;
+  const status = useTwoFactorStatusQuery(watching);
+  const opened =
+    watching &&
+    pathname !== paths['settings.security'] &&
+    status.data?.enabled === true &&
+    status.data.backupCodesLeft === 0;
+
+  const dismiss = () => {
+    window.sessionStorage.setItem(NO_BACKUP_CODES_DISMISSED_KEY, '1');
+    setDismissed(true);
+  };
+
+  return (
+    <Modal opened={opened} onClose={dismiss} centered title="No backup codes left">
+      <Stack gap="md">
+        <Text size="sm">
+          Two-factor authentication is on, but you have no unused backup codes. Without one you
+          cannot log in if you lose your authenticator app. Generate new codes and keep them
+          somewhere safe.
+        </Text>
+        <Group justify="flex-end">
+          <Button variant="default" onClick={dismiss}>
+            Not now
+          </Button>
+          <Button
+            onClick={() => {
+              dismiss();
+              void navigate(href('settings.security'));
+            }}
+          >
+            Generate backup codes
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

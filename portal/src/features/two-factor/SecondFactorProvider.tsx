@@ -1,0 +1,17 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { useSupabase } from '../../lib/servicesContext.ts';
+import { secondFactorDue } from './assurance.ts';
+import { SecondFactorContext } from './secondFactorContext.ts';
+
+/** Follows the session's assurance level beside the auth provider (same events, same render). */
+export function SecondFactorProvider({ children }: { children: ReactNode }) {
+  const supabase = useSupabase();
+  const [due, setDue] = useState<boolean | null>(null);
+  useEffect(() => {
+    const { data } = supabase.auth.onAuthStateChange((_event, session) => {
+      setDue(secondFactorDue(session));
+    });
+    return () => data.subscription.unsubscribe();
+  }, [supabase]);
+  return <SecondFactorContext value={due}>{children}</SecondFactorContext>;
+}

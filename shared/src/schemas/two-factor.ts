@@ -1,0 +1,68 @@
+/** Two-factor and password-change forms (settings/security, login/2FA/*). */
+import { z } from 'zod';
+import {
+  PASSWORD_CONFIRMATION_MISMATCH,
+  PASSWORD_REQUIRED,
+  validatePassword,
+} from '../validation/password.ts';
+import { checkWith } from './rules.ts';
+
+// Not in the spec; phrased like its other field messages.
+export const TOTP_CODE_REQUIRED = 'The code field is required.';
+export const TOTP_CODE_FORMAT = 'The code must be 6 digits.';
+export const BACKUP_CODE_REQUIRED = 'The backup code field is required.';
+export const BACKUP_CODE_FORMAT = 'The backup code must be 10 letters or digits, like ABCDE-23456.';
+export const CURRENT_PASSWORD_REQUIRED = 'The current password field is required.';
+
+/** How many backup codes one generation yields (the database's app.backup_code_settings()). */
+export const BACKUP_CODE_COUNT = 10;
+
+/** A TOTP code as authenticator apps show it: 6 digits, spaces allowed ("123 456"). */
+export const totpCodeField = z
+  .string({ error: TOTP_CODE_REQUIRED })
+  .transform((value) => value.replace(/\s/g, ''))
+  .superRefine((value, ctx) => {
+    if (value === '') ctx.addIssue({ code: 'custom', message: TOTP_CODE_REQUIRED });
+    else if (!/^\d{6}$/.test(value)) ctx.addIssue({ code: 'custom', message: TOTP_CODE_FORMAT });
+  });
+
+export const totpCodeSchema = z.object({ code: totpCodeField });
+export type TotpCodeInput = z.input<typeof totpCodeSchema>;
+
+/**
+ * A backup code: 10 letters or digits, typed in any case with an optional dash or spaces;
+ * normalised to the shown form XXXXX-XXXXX (the database normalises the same way).
+ */
+export const backupCodeSchema = z.object({
+  code: z
+    .string({ error: BACKUP_CODE_REQUIRED })
+    .transform((value) => value.replace(/[\s-]/g, '').toUpperCase())
+    .superRefine((value, ctx) => {
+      if (value === '') ctx.addIssue({ code: 'custom', message: BACKUP_CODE_REQUIRED });
+      else if (!/^[A-Z0-9]{10}$/.test(value)) {
+        ctx.addIssue({ code: 'custom', message: BACKUP_CODE_FORMAT });
+      }
+    })
+    .transform((value) => `${value.slice(0, 5)}-${value.slice(5)}`),
+});
+export type BackupCodeInput = z.input<typeof backupCodeSchema>;
+
+/** settings/security: change the password (current one, new one of at least 6, confirmation). */
+export const passwordChangeSchema = z
+  .object({
+    current_password: z
+      .string({ error: CURRENT_PASSWORD_REQUIRED })
+      .min(1, { error: CURRENT_PASSWORD_REQUIRED }),
+    password: z.string({ error: PASSWORD_REQUIRED }).superRefine(checkWith(validatePassword)),
+    password_confirmation: z.string({ error: PASSWORD_REQUIRED }),
+  })
+  .superRefine((value, ctx) => {
+    if (value.password !== value.password_confirmation) {
+      ctx.addIssue({
+        code: 'custom',
+        message: PASSWORD_CONFIRMATION_MISMATCH,
+        path: ['password_confirmation'],
+      });
+    }
+  });
+export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
