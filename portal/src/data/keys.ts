@@ -88,6 +88,13 @@ export const analyticsKeys = {
   shared: (token: string, period: string) => ['analytics', 'shared', token, period] as const,
 };
 
+/** The limits data of one account (public.account_limits): the create popover and credits. */
+export const accountLimitKeys = {
+  all: (userId: string) => [...userScope(userId), 'account-limits'] as const,
+  detail: (userId: string, accountId: string) =>
+    [...accountLimitKeys.all(userId), accountId] as const,
+};
+
 /** Link lists; every link mutation invalidates `all` (and the analytics keys). */
 export const linkKeys = {
   all: (userId: string) => [...userScope(userId), 'links'] as const,

@@ -10,10 +10,10 @@ import {
   Title,
 } from '@mantine/core';
 import { hasFeature } from '@shortlane/shared/features.ts';
-import { Link, Navigate } from 'react-router-dom';
+import { Link, Navigate, useLocation } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
-import { CreateFormPlaceholder } from '../../components/CreateFormPlaceholder.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { LazyCreateLinkForm } from '../../features/links/create/LazyCreateLinkForm.tsx';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { paths } from '../../routes/paths.ts';
@@ -50,7 +50,7 @@ function GuestHome() {
             {productName} turns long web addresses into short links you can share anywhere.
           </Text>
           <div style={{ marginTop: 'var(--mantine-spacing-lg)' }}>
-            <CreateFormPlaceholder />
+            <LazyCreateLinkForm mode="home" />
           </div>
           <Group mt="lg">
             <Button component={Link} to={paths.register}>
@@ -95,7 +95,7 @@ function NonSubscribedHome({ viewer }: { viewer: Viewer }) {
         Signed in as <strong>{viewer.email}</strong>
       </Text>
       <Stack mt="lg" gap="lg">
-        <CreateFormPlaceholder />
+        <LazyCreateLinkForm mode="home" />
         <Paper withBorder p="lg" radius="md">
           <Title order={2} size="h4">
             See every click
@@ -119,12 +119,14 @@ function NonSubscribedHome({ viewer }: { viewer: Viewer }) {
 export default function HomePage() {
   const { status } = useAuth();
   const { viewer } = useAppState();
+  const location = useLocation();
   usePageTitle('');
   useFlashErrors();
   if (status === 'guest') return <GuestHome />;
   if (!viewer) return <PageLoader />;
   if (viewer.subscribed || hasFeature({ features: viewer.features }, 'use_analytics')) {
-    return <Navigate to={paths.dashboard} replace />;
+    // The query (alias, active: the link just created) goes along to the dashboard.
+    return <Navigate to={{ pathname: paths.dashboard, search: location.search }} replace />;
   }
   return <NonSubscribedHome viewer={viewer} />;
 }

@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import { useSupabase } from '../lib/servicesContext.ts';
+import type { PortalSupabase } from '../lib/supabase.ts';
+import { domainKeys } from './keys.ts';
+import { unwrap } from './unwrap.ts';
+import { useUserId } from './use-user-id.ts';
+
+/** A domain as the create form weighs it: its flags, owner and (organization domains) teams. */
+export interface CreateFormDomainRow {
+  domain: string;
+  kind: string;
+  account_id: string | null;
+  is_disabled: boolean;
+  is_blocked: boolean;
+  require_email_verification: boolean;
+  subscribed_only: boolean;
+  allow_for_guests: boolean;
+  guest_can_use_custom_alias: boolean;
+  for_all_teams: boolean;
+  domain_teams: { team: { slug: string } | null }[];
+}
+
+const COLUMNS =
+  'domain, kind, account_id, is_disabled, is_blocked, require_email_verification, subscribed_only, allow_for_guests, guest_can_use_custom_alias, for_all_teams, domain_teams(team:teams(slug))';
+
+/** Every domain the viewer may read (RLS decides), not deleted; the form filters and sorts. */
+export async function fetchCreateFormDomains(
+  supabase: PortalSupabase,
+): Promise<CreateFormDomainRow[]> {
+  return unwrap(await supabase.from('domains').select(COLUMNS).eq('is_deleted', false));
+}
+
+export function useCreateFormDomainsQuery() {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: [...domainKeys.list(userId), 'create-form'],
+    queryFn: () => fetchCreateFormDomains(supabase),
+  });
+}
