@@ -276,11 +276,11 @@ function settingsRoutes(): PageRoute[] {
       guards: LOGIN,
       screen: page(() => import('../features/settings/ProfilePage.tsx')),
     },
-    settings(
-      'settings.profile.delete',
-      'Delete account',
-      'Remove your account and its data for good.',
-    ),
+    {
+      name: 'settings.profile.delete',
+      guards: LOGIN,
+      screen: page(() => import('../features/settings/DeleteAccountPage.tsx')),
+    },
     {
       name: 'settings.security',
       guards: LOGIN,
