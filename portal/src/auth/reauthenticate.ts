@@ -1,26 +1,78 @@
 import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { totpCodeField } from '@shortlane/shared/schemas/two-factor.ts';
+import type { SupabaseEnv } from '@shortlane/shared/supabase-env.ts';
+import type { Session, SupabaseClient } from '@supabase/supabase-js';
+import { signInAside } from '../features/two-factor/signInAside.ts';
+import { MESSAGES_2FA } from '../features/two-factor/twoFactorApi.ts';
 import { authErrorMessage } from './authErrorMessage.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect.';
 
+/** What a second, short-lived client needs to sign in beside the portal's (see signInAside). */
+export interface AsideAccess {
+  env: SupabaseEnv;
+  fetch: typeof fetch;
+}
+
+/** The user's verified TOTP factor, when two-factor authentication is on. */
+function verifiedTotpFactorId(session: Session): string | null {
+  const factor = (session.user.factors ?? []).find(
+    (candidate) => candidate.status === 'verified' && candidate.factor_type === 'totp',
+  );
+  return factor?.id ?? null;
+}
+
+/** Whether the confirm-password modal must also ask for a two-factor code. */
+export async function reauthenticationNeedsCode(supabase: SupabaseClient): Promise<boolean> {
+  const { data } = await supabase.auth.getSession();
+  return data.session != null && verifiedTotpFactorId(data.session) != null;
+}
+
 /**
  * The password check behind the confirm-password modal: signs in again as the current user, so
  * the session (and the request retried after it) carries a fresh password authentication.
- * Resolves with the message to show under the field, or null when the password was right.
+ * With two-factor on, the new session must reach aal2 again: the password and the code are
+ * checked on a client aside (the portal's session stays aal2 meanwhile, so no guard sends the
+ * user to the code page), and the raised session then replaces the portal's.
+ * Resolves with the message for the password field, `{ code }` for the code field, or null.
  */
 export async function reauthenticate(
   supabase: SupabaseClient,
-  password: string,
+  answer: { password: string; code?: string },
   storage: Pick<Storage, 'setItem'>,
-): Promise<string | null> {
+  aside: AsideAccess,
+): Promise<string | { code: string } | null> {
+  const { password } = answer;
   if (password === '') return 'The password field is required.';
   const { data } = await supabase.auth.getSession();
-  const email = data.session?.user.email;
-  if (!email) return MESSAGES.sessionExpired;
-  const { error } = await supabase.auth.signInWithPassword({ email, password });
-  if (error) return error.code === 'invalid_credentials' ? WRONG_PASSWORD : authErrorMessage(error);
+  const session = data.session;
+  const email = session?.user.email;
+  if (!session || !email) return MESSAGES.sessionExpired;
+
+  const factorId = verifiedTotpFactorId(session);
+  if (factorId == null) {
+    const { error } = await supabase.auth.signInWithPassword({ email, password });
+    if (error)
+      return error.code === 'invalid_credentials' ? WRONG_PASSWORD : authErrorMessage(error);
+  } else {
+    const code = totpCodeField.safeParse(answer.code ?? '');
+    if (!code.success) return { code: code.error.issues[0]?.message ?? MESSAGES_2FA.wrongCode };
+    const signedIn = await signInAside(aside.env, email, password, aside.fetch);
+    if (signedIn instanceof Error) {
+      return signedIn.code === 'invalid_credentials' ? WRONG_PASSWORD : authErrorMessage(signedIn);
+    }
+    const verified = await signedIn.client.auth.mfa.challengeAndVerify({
+      factorId,
+      code: code.data,
+    });
+    if (verified.error) return { code: MESSAGES_2FA.wrongCode };
+    const { error } = await supabase.auth.setSession({
+      access_token: verified.data.access_token,
+      refresh_token: verified.data.refresh_token,
+    });
+    if (error) return authErrorMessage(error);
+  }
   storage.setItem(STORAGE_KEYS.passwordConfirmed, new Date().toISOString());
   return null;
 }

@@ -13,7 +13,9 @@ function DialogView({ dialog, store }: { dialog: Dialog; store: DialogStore }) {
     case 'confirm':
       return <ConfirmModal {...dialog.props} onClose={close} />;
     case 'confirmPassword':
-      return <ConfirmPasswordModal check={dialog.check} onClose={close} />;
+      return (
+        <ConfirmPasswordModal check={dialog.check} withCode={dialog.withCode} onClose={close} />
+      );
     case 'accessibility':
       return <AccessibilityModal onClose={() => close()} />;
     case 'privacyOptOut':

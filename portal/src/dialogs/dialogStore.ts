@@ -28,13 +28,27 @@ export interface ConfirmModalProps {
   cancelLabel?: string;
 }
 
-/** Checks a password; resolves with the message to show under the field, or null if right. */
-export type PasswordCheck = (password: string) => Promise<string | null>;
+/**
+ * Checks a password (and, when the modal asked for one, a two-factor code). Resolves with null
+ * when right, else with the message to show: under the password field, or `{ code }` under the
+ * code field.
+ */
+export type PasswordCheck = (
+  password: string,
+  code?: string,
+) => Promise<string | { code: string } | null>;
 
 export type Dialog =
   | { id: number; kind: 'error'; props: ErrorModalProps }
   | { id: number; kind: 'confirm'; props: ConfirmModalProps; settle: (ok: boolean) => void }
-  | { id: number; kind: 'confirmPassword'; check: PasswordCheck; settle: (ok: boolean) => void }
+  | {
+      id: number;
+      kind: 'confirmPassword';
+      check: PasswordCheck;
+      /** Also ask for a code of the user's authenticator app (two-factor is on). */
+      withCode: boolean;
+      settle: (ok: boolean) => void;
+    }
   | { id: number; kind: 'accessibility' }
   | { id: number; kind: 'privacyOptOut' };
 
@@ -78,8 +92,10 @@ export class DialogStore {
   }
 
   /** Resolves true once `check` accepted a password; false when the user gave up. */
-  confirmPassword(check: PasswordCheck): Promise<boolean> {
-    return new Promise((resolve) => this.add({ kind: 'confirmPassword', check, settle: resolve }));
+  confirmPassword(check: PasswordCheck, { withCode = false } = {}): Promise<boolean> {
+    return new Promise((resolve) =>
+      this.add({ kind: 'confirmPassword', check, withCode, settle: resolve }),
+    );
   }
 
   openAccessibility(): void {

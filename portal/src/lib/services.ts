@@ -2,7 +2,7 @@ import { createNotificationsStore, type NotificationsStore } from '@mantine/noti
 import type { SupabaseEnv } from '@shortlane/shared/supabase-env.ts';
 import { createHandledFetch } from '../api/globalResponses.ts';
 import { guardImpersonationLogout } from '../auth/impersonationLogoutGuard.ts';
-import { reauthenticate } from '../auth/reauthenticate.ts';
+import { reauthenticate, reauthenticationNeedsCode } from '../auth/reauthenticate.ts';
 import { SignOutFlag } from '../auth/signOutFlag.ts';
 import { createSessionExpiry } from '../auth/sessionExpiry.ts';
 import { DialogStore } from '../dialogs/dialogStore.ts';
@@ -60,8 +60,13 @@ export function createPortalServices(options: PortalServicesOptions): PortalServ
     {
       notify,
       showErrorModal: (props) => dialogs.showError(props),
-      confirmPassword: () =>
-        dialogs.confirmPassword((password) => reauthenticate(client(), password, localStorage)),
+      confirmPassword: async () => {
+        const aside = { env: options.env, fetch: handledFetch };
+        return dialogs.confirmPassword(
+          (password, code) => reauthenticate(client(), { password, code }, localStorage, aside),
+          { withCode: await reauthenticationNeedsCode(client()) },
+        );
+      },
       accessToken: async () =>
         (await client().auth.getSession()).data.session?.access_token ?? null,
       expireSession,
