@@ -16,9 +16,9 @@ const DIMENSIONS: readonly BreakdownDimension[] = [
 function Figure({ label, value, hint }: { label: string; value: number; hint?: string }) {
   return (
     <Paper withBorder p="md" radius="md">
-      <Text size="sm" c="dimmed" component="h3" m={0} fw="normal">
+      <Title order={2} size="h6" c="dimmed" fw="normal">
         {label}
-      </Text>
+      </Title>
       <Text fz={28} fw={700} lh={1.2}>
         {formatCount(value)}
       </Text>
@@ -68,11 +68,16 @@ export function AnalyticsReportView({ report }: { report: AnalyticsReport }) {
       <Paper withBorder p="md" radius="md">
         <ClicksOverTime points={seriesPoints(report)} />
       </Paper>
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        {DIMENSIONS.map((dimension) => (
-          <BreakdownTable key={dimension} dimension={dimension} items={report[dimension]} />
-        ))}
-      </SimpleGrid>
+      <div>
+        <Title order={2} size="h4" mb="sm">
+          Where the clicks came from
+        </Title>
+        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+          {DIMENSIONS.map((dimension) => (
+            <BreakdownTable key={dimension} dimension={dimension} items={report[dimension]} />
+          ))}
+        </SimpleGrid>
+      </div>
     </Stack>
   );
 }

@@ -84,7 +84,8 @@ function linkBackend(
 
 const subscriber = () => signedInWorld({ subscriptions: [subscriptionRow()] });
 
-describe('AnalyticsPage for a link (analytics/{link id})', () => {
+// The first render loads the page's lazy modules: slow on a busy machine.
+describe('AnalyticsPage for a link (analytics/{link id})', { timeout: 20_000 }, () => {
   it('shows the totals, clicks over time and breakdowns for the default 24 hours', async () => {
     const backend = linkBackend(access());
     const { user } = renderApp({
@@ -98,7 +99,7 @@ describe('AnalyticsPage for a link (analytics/{link id})', () => {
         name: 'Analytics for pat-links.localhost/spring-launch',
       }),
     ).toBeVisible();
-    const clicks = await screen.findByRole('heading', { level: 3, name: 'Clicks' });
+    const clicks = await screen.findByRole('heading', { level: 2, name: 'Clicks' });
     expect(clicks.parentElement).toHaveTextContent('7');
     expect(screen.getByRole('radio', { name: '24h' })).toBeChecked();
     expect(await periodsAsked(backend, 'link_analytics')).toEqual(['last_24_hour']);
@@ -123,7 +124,7 @@ describe('AnalyticsPage for a link (analytics/{link id})', () => {
       world: subscriber(),
       backend,
     });
-    await screen.findByRole('heading', { level: 3, name: 'Clicks' });
+    await screen.findByRole('heading', { level: 2, name: 'Clicks' });
     await user.click(screen.getByText('7d'));
     await screen.findByText('the last 7 days');
     expect(await periodsAsked(backend, 'link_analytics')).toEqual(['last_24_hour', 'last_7_day']);
@@ -134,7 +135,7 @@ describe('AnalyticsPage for a link (analytics/{link id})', () => {
     window.localStorage.setItem(STORAGE_KEYS.statsPeriod, 'last_30_day');
     const backend = linkBackend(access({ periods: ['last_1_hour', 'last_24_hour', 'last_7_day'] }));
     renderApp({ route: `/app/analytics/${ALIAS_ID}`, world: subscriber(), backend });
-    await screen.findByRole('heading', { level: 3, name: 'Clicks' });
+    await screen.findByRole('heading', { level: 2, name: 'Clicks' });
     expect(await periodsAsked(backend, 'link_analytics')).toEqual(['last_7_day']);
     expect(screen.getByRole('radio', { name: '30d' })).toBeDisabled();
   });
@@ -156,7 +157,7 @@ describe('AnalyticsPage for a link (analytics/{link id})', () => {
       world: subscriber(),
       backend: linkBackend(access()),
     });
-    await screen.findByRole('heading', { level: 3, name: 'Clicks' });
+    await screen.findByRole('heading', { level: 2, name: 'Clicks' });
     expect(screen.queryByRole('region', { name: 'Public analytics' })).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Download click log/ })).not.toBeInTheDocument();
   });
@@ -268,45 +269,49 @@ describe('AnalyticsPage for a link (analytics/{link id})', () => {
   });
 });
 
-describe('AnalyticsPage for shared analytics (analytics/{share token})', () => {
-  it('shows a guest the shared analytics for the remembered period', async () => {
-    window.localStorage.setItem(STORAGE_KEYS.statsPeriod, 'last_1_hour');
-    const backend = new TestBackend().on('POST', '/rest/v1/rpc/public_link_analytics', () =>
-      json(report({ period: 'last_1_hour', unit: 'minute' })),
-    );
-    renderApp({ route: `/app/analytics/${TOKEN}`, backend });
-    expect(
-      await screen.findByRole('heading', {
-        level: 1,
-        name: 'Analytics for pat-links.localhost/spring-launch',
-      }),
-    ).toBeVisible();
-    const [request] = backend.requestsTo('POST', '/rest/v1/rpc/public_link_analytics');
-    expect(await request?.json()).toEqual({ p_token: TOKEN, p_period: 'last_1_hour' });
-    expect(screen.queryByRole('region', { name: 'Public analytics' })).not.toBeInTheDocument();
-  });
+describe(
+  'AnalyticsPage for shared analytics (analytics/{share token})',
+  { timeout: 20_000 },
+  () => {
+    it('shows a guest the shared analytics for the remembered period', async () => {
+      window.localStorage.setItem(STORAGE_KEYS.statsPeriod, 'last_1_hour');
+      const backend = new TestBackend().on('POST', '/rest/v1/rpc/public_link_analytics', () =>
+        json(report({ period: 'last_1_hour', unit: 'minute' })),
+      );
+      renderApp({ route: `/app/analytics/${TOKEN}`, backend });
+      expect(
+        await screen.findByRole('heading', {
+          level: 1,
+          name: 'Analytics for pat-links.localhost/spring-launch',
+        }),
+      ).toBeVisible();
+      const [request] = backend.requestsTo('POST', '/rest/v1/rpc/public_link_analytics');
+      expect(await request?.json()).toEqual({ p_token: TOKEN, p_period: 'last_1_hour' });
+      expect(screen.queryByRole('region', { name: 'Public analytics' })).not.toBeInTheDocument();
+    });
 
-  it('says the analytics are not found when the share is gone', async () => {
-    const backend = new TestBackend().on('POST', '/rest/v1/rpc/public_link_analytics', () =>
-      postgrestError(404, {
-        message: 'analytics_share_not_found',
-        details: 'Analytics not found.',
-        hint: 'analytics',
-      }),
-    );
-    renderApp({ route: `/app/analytics/${TOKEN}`, backend });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Analytics not found' }),
-    ).toBeVisible();
-    expect(screen.getByText('Analytics not found.')).toBeVisible();
-  });
+    it('says the analytics are not found when the share is gone', async () => {
+      const backend = new TestBackend().on('POST', '/rest/v1/rpc/public_link_analytics', () =>
+        postgrestError(404, {
+          message: 'analytics_share_not_found',
+          details: 'Analytics not found.',
+          hint: 'analytics',
+        }),
+      );
+      renderApp({ route: `/app/analytics/${TOKEN}`, backend });
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Analytics not found' }),
+      ).toBeVisible();
+      expect(screen.getByText('Analytics not found.')).toBeVisible();
+    });
 
-  it('treats an address that is neither a link nor a token as not found', async () => {
-    const backend = new TestBackend();
-    renderApp({ route: '/app/analytics/not-a-hash', backend });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Analytics not found' }),
-    ).toBeVisible();
-    expect(backend.requestsTo('POST', '/rest/v1/rpc/public_link_analytics')).toHaveLength(0);
-  });
-});
+    it('treats an address that is neither a link nor a token as not found', async () => {
+      const backend = new TestBackend();
+      renderApp({ route: '/app/analytics/not-a-hash', backend });
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Analytics not found' }),
+      ).toBeVisible();
+      expect(backend.requestsTo('POST', '/rest/v1/rpc/public_link_analytics')).toHaveLength(0);
+    });
+  },
+);
