@@ -189,18 +189,17 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
     guards: PUBLIC,
     screen: page(() => import('../pages/PasswordResetPage/PasswordResetPage.tsx')),
   },
+  // Login required, which the page checks itself: a guest arriving by a mail link (its token,
+  // or the failure Auth sent back) must be able to use or renew that link.
   {
     name: 'email_verify',
-    guards: LOGIN,
-    screen: soon(
-      'Verify your e-mail address',
-      'Confirm your address with the link we sent you, or ask for a new link.',
-    ),
+    guards: PUBLIC,
+    screen: page(() => import('../pages/VerifyEmailPage/VerifyEmailPage.tsx')),
   },
   {
     name: 'deleted',
     guards: GUEST,
-    screen: soon('Account deleted', 'Confirmation that your account and its data were removed.'),
+    screen: page(() => import('../pages/DeletedPage/DeletedPage.tsx')),
   },
   {
     name: 'get-started',
