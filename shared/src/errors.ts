@@ -88,6 +88,18 @@ export const ERROR_CODES = {
   already_member: { status: 409, message: MESSAGES.alreadyMember, field: 'invitation' },
   team_limit_reached: { status: 402, message: MESSAGES.teamLimitReached, field: 'form' },
   protected_column: { status: 403, message: null, field: 'form' },
+  // Two-factor (20261122001400_two_factor.sql). Its lockout, too_many_attempts, answers 429,
+  // outside this table's statuses: the backup-code page handles it itself.
+  aal2_required: {
+    status: 403,
+    message: 'Enter a code from your authenticator app to make this change.',
+    field: 'form',
+  },
+  two_factor_not_enabled: {
+    status: 422,
+    message: 'Two-factor authentication is not enabled.',
+    field: 'form',
+  },
   /** A UTM preset refused (create_utm_preset): the sentence in details, the field in hint. */
   utm_preset_invalid: { status: 422, message: null, field: 'form' },
 } as const satisfies Record<string, ErrorCodeEntry>;
