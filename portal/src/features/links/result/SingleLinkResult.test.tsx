@@ -6,6 +6,9 @@ import type { TestServices } from '../../../test/services.ts';
 import { BulkLinkResult } from './BulkLinkResult.tsx';
 import { SingleLinkResult } from './SingleLinkResult.tsx';
 
+// Typing into several fields of a modal takes seconds of jsdom work on a shared machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 const LINK: CreatedLink = {
   url: 'https://shop.example.com/spring?utm_source=news',
   aliases: [

@@ -6,6 +6,9 @@ import type { TestServices } from '../../../test/services.ts';
 import { signedInWorld } from '../../../test/world.ts';
 import { UtmBuilderModal } from './UtmBuilderModal.tsx';
 
+// Typing into several fields of a modal takes seconds of jsdom work on a shared machine.
+vi.setConfig({ testTimeout: 30_000 });
+
 const PERSONAL_ACCOUNT = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
 const TEAM_ACCOUNT = '0d9a3c1e-6b7f-4d8e-9a1b-2c3d4e5f6a7b';
 
@@ -113,6 +116,29 @@ describe('UtmBuilderModal: the field table (link-creation 5)', () => {
       ),
     );
     expect(onClose).toHaveBeenCalled();
+  });
+
+  it('keeps its submit from reaching the form it was opened from', async () => {
+    const outerSubmit = vi.fn();
+    const onApply = vi.fn<(url: string) => void>();
+    const { user } = render(
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          outerSubmit();
+        }}
+      >
+        <UtmBuilderModal opened url="https://shop.test/" onApply={onApply} onClose={() => {}} />
+      </form>,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('The utm source field is required.')).toBeVisible();
+    await user.type(field(/utm_source/), 'a');
+    await user.type(field(/utm_medium/), 'b');
+    await user.type(field(/utm_campaign/), 'c');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(onApply).toHaveBeenCalledTimes(1));
+    expect(outerSubmit).not.toHaveBeenCalled();
   });
 
   it('offers no presets and no saving to a guest', async () => {

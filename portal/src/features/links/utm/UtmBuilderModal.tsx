@@ -134,7 +134,17 @@ function UtmBuilderForm({
 
   const busy = createPreset.isPending;
   return (
-    <form onSubmit={submit} noValidate aria-busy={busy} aria-label="UTM Builder">
+    <form
+      onSubmit={(event) => {
+        // The modal sits in a portal, but React bubbles its submit to the create form it was
+        // opened from, which would then create the link.
+        event.stopPropagation();
+        submit(event);
+      }}
+      noValidate
+      aria-busy={busy}
+      aria-label="UTM Builder"
+    >
       <Stack gap="md">
         {targetAccount != null && (
           <PresetPicker
