@@ -7,6 +7,7 @@ import {
   openKioskAsStaff,
   serviceRole,
   signedInClient,
+  signInToPortal,
 } from './kiosk-support.ts';
 
 test.describe('kiosk announcements', () => {
@@ -15,6 +16,8 @@ test.describe('kiosk announcements', () => {
     factories,
     saveScreenshot,
   }) => {
+    // Two apps, two sign-ins: react-admin's first render alone takes seconds of CPU.
+    test.slow();
     const title = `Release notes ${randomUUID().slice(0, 8)}`;
     const staff = await makeStaff(await factories.createConfirmedUser());
     const user = await factories.createConfirmedUser();
@@ -56,6 +59,27 @@ test.describe('kiosk announcements', () => {
         ]);
       await page.goto(`${appUrls.kiosk}/announcements`);
       await expect(page.getByRole('cell', { name: title })).toBeVisible();
+
+      // In the portal, the user's bell has a dot for it and lists it; opening the list reads it.
+      const portal = await page.context().newPage();
+      await signInToPortal(portal, user);
+      const nav = portal.getByRole('navigation', { name: 'Main' });
+      const bell = nav.getByRole('button', { name: /^Notifications, \d+ unread$/ });
+      await bell.click();
+      const dropdown = portal.getByRole('dialog', { name: 'Notifications' });
+      const item = dropdown.getByRole('listitem').filter({ hasText: title });
+      await expect(item).toBeVisible();
+      await expect(item).toContainText('Tags now work in bulk imports.');
+      await expect(item).toContainText('New');
+      await saveScreenshot('portal-announcement-bell');
+      await portal.keyboard.press('Escape');
+      await expect(nav.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
+      const { data: profile } = await serviceRole()
+        .from('profiles')
+        .select('last_read_announcements_at')
+        .eq('id', user.id)
+        .single();
+      expect(profile?.last_read_announcements_at).not.toBeNull();
     } finally {
       await serviceRole().from('announcements').delete().eq('title', title);
     }

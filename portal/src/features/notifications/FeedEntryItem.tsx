@@ -36,7 +36,7 @@ export function FeedEntryItem({
       <Group gap="xs" justify="space-between" wrap="nowrap" align="flex-start">
         <Group gap={6} wrap="wrap">
           {entry.unread && (
-            <Badge size="xs" color="red" variant="filled">
+            <Badge size="xs" color="red.8" variant="filled">
               New
             </Badge>
           )}
