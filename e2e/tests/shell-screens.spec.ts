@@ -37,6 +37,22 @@ for (const width of BREAKPOINT_WIDTHS) {
       expect(p.getByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' })).toBeVisible(),
     );
 
+    // The seeded announcements are there for every user.
+    await page.goto('/app/notifications');
+    await check('notifications', (p) =>
+      expect(p.getByRole('listitem', { name: /Branded domains/ })).toBeVisible(),
+    );
+    if (width >= 992) {
+      await page
+        .getByRole('navigation', { name: 'Main' })
+        .getByRole('button', { name: /^Notifications/ })
+        .click();
+      await check('notifications-bell', (p) =>
+        expect(p.getByRole('dialog', { name: 'Notifications' })).toBeVisible(),
+      );
+      await page.keyboard.press('Escape');
+    }
+
     await page.goto('/app/settings/profile');
     await check('settings-placeholder', (p) =>
       expect(p.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible(),
