@@ -19,7 +19,8 @@ export interface Impersonation {
   expiresAt: number;
 }
 
-function payloadOf(accessToken: string): Record<string, unknown> | null {
+/** The claims of an access token, read without checking its signature, or null. */
+export function payloadOf(accessToken: string): Record<string, unknown> | null {
   const segment = accessToken.split('.')[1];
   if (!segment) return null;
   try {
