@@ -21,13 +21,26 @@ export interface CreateFormDomainRow {
 }
 
 const COLUMNS =
-  'domain, kind, account_id, is_disabled, is_blocked, require_email_verification, subscribed_only, allow_for_guests, guest_can_use_custom_alias, for_all_teams, domain_teams(team:teams(slug))';
+  'domain, kind, account_id, is_disabled, is_blocked, require_email_verification, subscribed_only, allow_for_guests, guest_can_use_custom_alias, for_all_teams';
 
-/** Every domain the viewer may read (RLS decides), not deleted; the form filters and sorts. */
+/**
+ * Every domain the viewer may read (RLS decides), not deleted; the form filters and sorts.
+ * Guests read common domains only, and may not read domain_teams at all: their rows get none.
+ */
 export async function fetchCreateFormDomains(
   supabase: PortalSupabase,
+  signedIn: boolean,
 ): Promise<CreateFormDomainRow[]> {
-  return unwrap(await supabase.from('domains').select(COLUMNS).eq('is_deleted', false));
+  if (!signedIn) {
+    const rows = unwrap(await supabase.from('domains').select(COLUMNS).eq('is_deleted', false));
+    return rows.map((row) => ({ ...row, domain_teams: [] }));
+  }
+  return unwrap(
+    await supabase
+      .from('domains')
+      .select(`${COLUMNS}, domain_teams(team:teams(slug))`)
+      .eq('is_deleted', false),
+  );
 }
 
 export function useCreateFormDomainsQuery() {
@@ -35,6 +48,6 @@ export function useCreateFormDomainsQuery() {
   const userId = useUserId();
   return useQuery({
     queryKey: [...domainKeys.list(userId), 'create-form'],
-    queryFn: () => fetchCreateFormDomains(supabase),
+    queryFn: () => fetchCreateFormDomains(supabase, userId != null),
   });
 }
