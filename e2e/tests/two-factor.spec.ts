@@ -1,0 +1,129 @@
+import type { Page } from '@playwright/test';
+import * as OTPAuth from 'otpauth';
+import { expect, test } from '../support/fixtures.ts';
+import { stackEnv } from '../support/stack.ts';
+import { nodeSupabaseClient } from '../support/supabase.ts';
+
+/**
+ * Two-factor authentication end to end (issue 5): enroll TOTP with the code computed from the
+ * secret the page shows, log in again with a code, then with a backup code, which turns 2FA off
+ * and asks to set it up again.
+ */
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.goto('/app/login');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+}
+
+async function logOut(page: Page) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('button', { name: 'Log out' })
+    .click();
+  await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
+}
+
+/**
+ * The app's code `stepsAhead` 30-second steps from now: Auth accepts one step of clock skew,
+ * and each sign-in below uses a later step than the one before (no code is used twice).
+ */
+function totpCode(secret: string, stepsAhead = 0): string {
+  const totp = new OTPAuth.TOTP({
+    secret: OTPAuth.Secret.fromBase32(secret),
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+  });
+  return totp.generate({ timestamp: Date.now() + stepsAhead * 30_000 });
+}
+
+async function verifiedFactorCount(userId: string): Promise<number> {
+  const env = stackEnv();
+  const admin = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
+  const { data, error } = await admin.auth.admin.mfa.listFactors({ userId });
+  if (error) throw error;
+  return data.factors.filter((factor) => factor.status === 'verified').length;
+}
+
+test.describe('two-factor authentication', () => {
+  test('enroll TOTP, log in with a code, then with a backup code that turns 2FA off', async ({
+    page,
+    factories,
+    saveScreenshot,
+  }) => {
+    test.setTimeout(120_000);
+    const user = await factories.createConfirmedUser();
+    await logIn(page, user.email, user.password);
+    await expect(page).toHaveURL('/app');
+
+    // Enroll: the QR code, the secret as text, a confirmation code from the app.
+    await page.goto('/app/settings/security');
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    await expect(
+      page.getByRole('img', { name: 'QR code to add Shortlane to your authenticator app' }),
+    ).toBeVisible();
+    const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+    await saveScreenshot('two-factor-enroll');
+    await page.getByLabel('Confirmation code').fill('000000');
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await expect(page.getByText(/The code is invalid or has expired/)).toBeVisible();
+    await page.getByLabel('Confirmation code').fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+
+    // The backup codes, shown this once.
+    const list = page.getByRole('list', { name: 'Backup codes' });
+    await expect(list.getByRole('listitem')).toHaveCount(10);
+    const codes = (await list.getByRole('listitem').allTextContents()).map((code) => code.trim());
+    for (const code of codes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
+    await saveScreenshot('two-factor-backup-codes');
+    await page.getByRole('button', { name: 'I have saved my codes' }).click();
+    await expect(page.getByText('10 unused backup codes left.')).toBeVisible();
+    expect(await verifiedFactorCount(user.id)).toBe(1);
+
+    // Logging in again needs the code; the page remembers where the user was going.
+    await logOut(page);
+    await page.goto('/app/settings/profile');
+    await expect(page).toHaveURL('/app/login?to=%2Fapp%2Fsettings%2Fprofile');
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(user.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL('/app/login/2FA/verify?to=%2Fapp%2Fsettings%2Fprofile');
+    // Nothing else opens before the code is given.
+    await page.goto('/app/settings/security');
+    await expect(page).toHaveURL('/app/login/2FA/verify?to=%2Fapp%2Fsettings%2Fsecurity');
+    await saveScreenshot('two-factor-verify');
+    await page.getByLabel('Authentication code').fill('12345');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page.getByText('The code must be 6 digits.')).toBeVisible();
+    await page.getByLabel('Authentication code').fill(totpCode(secret, 1));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(page).toHaveURL('/app/settings/security');
+    await expect(page.getByText('10 unused backup codes left.')).toBeVisible();
+
+    // Lost the phone: a backup code signs in, removes the factor and asks to enroll again.
+    await logOut(page);
+    await logIn(page, user.email, user.password);
+    await expect(page).toHaveURL('/app/login/2FA/verify');
+    await page.getByRole('link', { name: /Use a backup code/ }).click();
+    await expect(page).toHaveURL('/app/login/2FA/backup_code');
+    await page.getByLabel('Backup code', { exact: true }).fill('AAAAA-AAAAA');
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page.getByText(/The backup code is invalid or was already used/)).toBeVisible();
+    await page.getByLabel('Backup code', { exact: true }).fill(codes[0]!.toLowerCase());
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await expect(page).toHaveURL('/app/settings/security?reenroll=1');
+    await expect(page.getByText('Set up two-factor authentication again')).toBeVisible();
+    await expect(
+      page.getByRole('button', { name: 'Turn on two-factor authentication' }),
+    ).toBeVisible();
+    expect(await verifiedFactorCount(user.id)).toBe(0);
+
+    // The next login needs the password only; the used code is spent.
+    await logOut(page);
+    await logIn(page, user.email, user.password);
+    await expect(page).toHaveURL('/app');
+  });
+});
