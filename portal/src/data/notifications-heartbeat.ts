@@ -8,7 +8,9 @@ import type { PortalSupabase } from '../lib/supabase.ts';
  */
 export async function sendHeartbeat(supabase: PortalSupabase, userId: string): Promise<void> {
   try {
-    await supabase.from('profiles').select('id', { head: true }).eq('id', userId);
+    // A GET, not a HEAD: a refusal must carry its JSON body, or the handler would take it for
+    // a non-JSON answer (the error modal) instead of an expired session.
+    await supabase.from('profiles').select('id').eq('id', userId).limit(1);
   } catch {
     // A network failure: the global handler has nothing to say and neither has the poll.
   }

@@ -19,13 +19,21 @@ export async function markAnnouncementsRead(supabase: PortalSupabase): Promise<s
   return unwrap(await supabase.rpc('mark_announcements_read'));
 }
 
+/** Ids sent per mark_notifications_read call: a short URL and body, however many are unread. */
+export const MARK_READ_BATCH = 500;
+
 /** Everything read: all unread notifications (not only the ones on screen) and announcements. */
 export async function markEverythingRead(supabase: PortalSupabase): Promise<void> {
-  const unread = unwrap(await supabase.from('notifications').select('id').is('read_at', null));
-  await markNotificationsRead(
-    supabase,
-    unread.map((row) => row.id),
-  );
+  for (;;) {
+    const unread = unwrap(
+      await supabase.from('notifications').select('id').is('read_at', null).limit(MARK_READ_BATCH),
+    );
+    await markNotificationsRead(
+      supabase,
+      unread.map((row) => row.id),
+    );
+    if (unread.length < MARK_READ_BATCH) break;
+  }
   await markAnnouncementsRead(supabase);
 }
 

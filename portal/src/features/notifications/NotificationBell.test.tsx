@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, postgrestError, TestBackend } from '../../test/backend.ts';
 import { renderApp } from '../../test/render.tsx';
-import { signedInWorld, type TestWorld } from '../../test/world.ts';
+import { signedInWorld, TEST_USER_ID, type TestWorld } from '../../test/world.ts';
 
 const ANNOUNCEMENT = {
   id: 'a-1',
@@ -141,13 +141,13 @@ describe('the notification bell', () => {
       );
 
       const button = await bell('Notifications');
-      await waitFor(() =>
-        expect(
-          backend
-            .requestsTo('HEAD', '/rest/v1/profiles')
-            .some((request) => new URL(request.url).searchParams.get('id') != null),
-        ).toBe(true),
-      );
+      // The heartbeat: the user's own profile id, through the global handler.
+      const heartbeats = () =>
+        backend
+          .requestsTo('GET', '/rest/v1/profiles')
+          .filter((request) => new URL(request.url).searchParams.get('select') === 'id');
+      await waitFor(() => expect(heartbeats()).toHaveLength(1));
+      expect(new URL(heartbeats()[0]!.url).searchParams.get('id')).toBe(`eq.${TEST_USER_ID}`);
       expect(dotShown(button)).toBe(false);
       // No notice: notification load errors are ignored silently (app-shell 8).
       expect(noticeStore.getState().notifications).toEqual([]);
@@ -160,6 +160,8 @@ describe('the notification bell', () => {
       await act(() => vi.advanceTimersByTimeAsync(1_000));
       await waitFor(() => expect(loads()).toBe(2));
       expect(await bell('Notifications, 2 unread')).toBeInTheDocument();
+      // A good load sends none.
+      expect(heartbeats()).toHaveLength(1);
     },
     SLOW,
   );
