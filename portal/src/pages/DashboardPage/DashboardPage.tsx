@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { useTeamAccountIdQuery, type LinkListScope } from '../../data/links-list-query.ts';
 import { useProfileQuery } from '../../data/profile-query.ts';
+import { AccountAnalyticsPanel } from '../../features/analytics/AccountAnalyticsPanel.tsx';
 import { LIST_PARAMS, LinkListView } from '../../features/links/list/LinkListView.tsx';
 import { formatLinkSearch } from '../../features/links/list/search.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
@@ -98,7 +99,9 @@ export default function DashboardPage() {
             {workspace.team ? "Your team's short links" : 'Your short links'}, newest first.
           </Text>
         </div>
-        {/* Analytics panel (features/analytics) goes here. */}
+        {workspace.scope.accountId && (
+          <AccountAnalyticsPanel accountId={workspace.scope.accountId} />
+        )}
         <div>
           <Title order={2} size="h3" mb="sm">
             Links
