@@ -4,22 +4,25 @@ import { json, tableRows, type Responder, type TestBackend } from '../../test/ba
 /** The cursor filter the page sends: `(col.lt."T",and(col.eq."T",id.lt.ID))`. */
 const OLDER_THAN = /^\((\w+)\.lt\."([^"]+)",and\(\1\.eq\."([^"]+)",id\.lt\.([^)]+)\)\)$/;
 
-type Row = { id: string } & Record<string, unknown>;
+interface FeedRow {
+  id: string;
+  read_at?: string | null;
+}
 
 /**
  * Answers reads of one table as PostgREST would for the filters the feed sends (the cursor,
  * read_at=is.null, published_at=lte., limit) in (time, id) descending order.
  */
-function feedTable<R extends Row>(rows: () => R[], timeColumn: keyof R & string): Responder {
+function feedTable<R extends FeedRow>(rows: () => R[], timeOf: (row: R) => string): Responder {
   return (request, url) => {
     const params = url.searchParams;
-    const time = (row: R) => Date.parse(String(row[timeColumn]));
+    const time = (row: R) => Date.parse(timeOf(row));
     let result = [...rows()].sort((a, b) => time(b) - time(a) || b.id.localeCompare(a.id));
     if (params.get('read_at') === 'is.null') result = result.filter((row) => row.read_at == null);
     const published = params.get('published_at');
     if (published?.startsWith('lte.')) {
       const limit = Date.parse(published.slice(4));
-      result = result.filter((row) => row[timeColumn] != null && time(row) <= limit);
+      result = result.filter((row) => time(row) <= limit);
     }
     const cursor = params.get('or')?.match(OLDER_THAN);
     if (cursor) {
@@ -40,14 +43,20 @@ export function scriptFeed(
   backend: TestBackend,
   feed: { notifications: NotificationRow[]; announcements: AnnouncementRow[] },
 ): TestBackend {
-  const notifications = feedTable(() => feed.notifications, 'created_at');
+  const notifications = feedTable(
+    () => feed.notifications,
+    (row) => row.created_at,
+  );
   return backend
     .on('GET', '/rest/v1/notifications', notifications)
     .on('HEAD', '/rest/v1/notifications', notifications)
     .on(
       'GET',
       '/rest/v1/announcements',
-      feedTable(() => feed.announcements, 'published_at'),
+      feedTable(
+        () => feed.announcements,
+        (row) => row.published_at,
+      ),
     )
     .on('POST', '/rest/v1/rpc/mark_notifications_read', async (request) => {
       const { p_notification_ids: ids } = (await request.json()) as {
