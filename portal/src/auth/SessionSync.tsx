@@ -13,13 +13,13 @@ import { stateStatusChange } from './stateStatus.ts';
  * - another tab's logout (`stateStatus` becoming false) logs this tab out too: the session is
  *   forgotten here (the other tab already ended it at Auth), the cache goes, modals close and
  *   the homepage shows;
- * - another tab's login (true) refreshes the state and shows the homepage.
+ * - another tab's login (true) reloads this tab at the homepage: the state is built afresh.
  */
 export function SessionSync() {
   const auth = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const { supabase, dialogs, signingOut } = useServices();
+  const { supabase, dialogs, signingOut, reload } = useServices();
   const user = auth.user;
 
   // Loaded when the session changes to a user, not for the session a page starts with: the
@@ -35,9 +35,9 @@ export function SessionSync() {
 
   // The listener reads the latest auth through a ref: re-subscribing on every session change
   // could miss an event fired in between.
-  const latest = useRef({ auth, navigate, queryClient, dialogs, signingOut });
+  const latest = useRef({ auth, navigate, dialogs, signingOut, reload });
   useEffect(() => {
-    latest.current = { auth, navigate, queryClient, dialogs, signingOut };
+    latest.current = { auth, navigate, dialogs, signingOut, reload };
   });
 
   useEffect(() => {
@@ -54,10 +54,11 @@ export function SessionSync() {
       }
     };
     const followSignIn = async () => {
-      const { navigate, queryClient, dialogs } = latest.current;
+      const { navigate, dialogs, reload } = latest.current;
       dialogs.closeAll();
-      await navigate(paths.homepage);
-      await queryClient.invalidateQueries();
+      await navigate(paths.homepage, { replace: true });
+      // A fresh load reads the new session from storage and builds the state from scratch.
+      reload();
     };
     const onStorage = (event: StorageEvent) => {
       const change = stateStatusChange(event, window.localStorage);

@@ -24,6 +24,8 @@ export interface PortalServices {
   /** Leaves the app for another site (the external redirects). */
   leave: (url: string) => void;
   signingOut: SignOutFlag;
+  /** Loads the current page again (a tab following another tab's login). */
+  reload: () => void;
   /** `fetch` through the global response handler, for calls made without supabase-js. */
   apiFetch: typeof fetch;
 }
@@ -48,13 +50,14 @@ export function createPortalServices(options: PortalServicesOptions): PortalServ
   // The handler needs the client and the client needs the handler; the handler only reaches
   // for the client once a request is under way, by which time it exists.
   const client = (): PortalSupabase => supabase;
+  const reload = options.reload ?? (() => window.location.reload());
   const expireSession = createSessionExpiry({
     get supabase() {
       return client();
     },
     localStorage,
     sessionStorage,
-    reload: options.reload ?? (() => window.location.reload()),
+    reload,
   });
   const handledFetch = createHandledFetch(
     {
@@ -89,6 +92,7 @@ export function createPortalServices(options: PortalServicesOptions): PortalServ
     notify,
     leave: options.leave ?? ((url) => window.location.replace(url)),
     signingOut: new SignOutFlag(),
+    reload,
     apiFetch: handledFetch,
   };
 }
