@@ -54,8 +54,15 @@ for (const width of BREAKPOINT_WIDTHS) {
     }
 
     await page.goto('/app/settings/profile');
-    await check('settings-placeholder', (p) =>
-      expect(p.getByRole('heading', { level: 1, name: 'Profile' })).toBeVisible(),
+    await check('settings-profile', async (p) => {
+      await expect(p.getByRole('textbox', { name: 'Name' })).toHaveValue('Ada Lovelace');
+      await expect(p.getByText(`Current address: ${user.email}`)).toBeVisible();
+      await expect(p.getByRole('navigation', { name: 'Billing settings' })).toBeVisible();
+    });
+
+    await page.goto('/app/settings/profile/delete');
+    await check('settings-delete-account', (p) =>
+      expect(p.getByRole('button', { name: 'Delete my account' })).toBeVisible(),
     );
 
     // The mobile menu below the lg breakpoint, the desktop bar from it.

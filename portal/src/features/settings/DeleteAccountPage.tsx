@@ -82,15 +82,15 @@ export default function DeleteAccountPage() {
           </Text>
           <form onSubmit={submit} noValidate aria-busy={busy} aria-label="Delete account">
             <Stack gap="md">
+              <Text size="sm">Enter your password to confirm.</Text>
               <PasswordInput
                 label="Password"
-                description="Enter your password to confirm."
                 autoComplete="current-password"
                 key={form.key('password')}
                 {...form.getInputProps('password')}
               />
               <Group>
-                <Button type="submit" color="red" loading={busy}>
+                <Button type="submit" color="red.8" loading={busy}>
                   Delete my account
                 </Button>
                 <Anchor component={Link} to={href('settings.profile')}>

@@ -49,7 +49,9 @@ async function open(
 }
 
 // The first render loads the whole route table's modules: slow on a busy machine.
-const SLOW = { timeout: 5000 };
+const SLOW = { timeout: 10_000 };
+/** Whole tests get room for that too. */
+const ROOMY = { timeout: 30_000 };
 
 const sidebar = async (title: 'Account' | 'Billing') => {
   const nav = await screen.findByRole('navigation', { name: `${title} settings` }, SLOW);
@@ -58,7 +60,7 @@ const sidebar = async (title: 'Account' | 'Billing') => {
     .map((link) => link.textContent);
 };
 
-describe('settings layout', () => {
+describe('settings layout', ROOMY, () => {
   it('shows both sidebars beside the profile, the current page marked', async () => {
     await open('/app/settings/profile', { status: 0 });
     expect(await screen.findByRole('heading', { level: 1, name: 'Profile' }, SLOW)).toBeVisible();
@@ -89,7 +91,7 @@ describe('settings layout', () => {
   });
 });
 
-describe('profile page', () => {
+describe('profile page', ROOMY, () => {
   it('refuses an empty name with the message, without saving', async () => {
     const { user, backend } = await open('/app/settings/profile');
     const name = await screen.findByRole('textbox', { name: 'Name' }, SLOW);
@@ -149,7 +151,7 @@ describe('profile page', () => {
   });
 });
 
-describe('delete account page', () => {
+describe('delete account page', ROOMY, () => {
   it('shows a wrong password under the field and stays', async () => {
     const { user, backend, router } = await open('/app/settings/profile/delete');
     backend.on('POST', '/functions/v1/account-delete', () =>
