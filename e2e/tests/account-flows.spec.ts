@@ -76,7 +76,11 @@ test.describe('account pages', () => {
   }) => {
     const user = await factories.createConfirmedUser();
     const newPassword = `New-${randomUUID()}`;
-    await page.goto('/app/password/reset');
+    await page.goto('/app/login');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Reset your password' }),
+    ).toBeVisible();
     await page.getByLabel('E-mail').fill(user.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(

@@ -24,7 +24,8 @@ export function PasswordField(props: PasswordInputProps) {
         onVisibilityChange={setVisible}
         visibilityToggleFocusable
         visibilityToggleButtonProps={{
-          'aria-label': visible ? 'Hide password' : 'Show password',
+          // A toggle button keeps its name; its pressed state says whether the text shows.
+          'aria-label': 'Show password',
           'aria-pressed': visible,
         }}
         onKeyDown={(event) => {

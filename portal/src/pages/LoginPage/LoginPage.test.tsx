@@ -18,6 +18,14 @@ describe('LoginPage', () => {
     expect(screen.getByLabelText('E-mail')).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText('Password')).toHaveAttribute('type', 'password');
     expect(screen.getByRole('button', { name: 'Log in' })).toBeEnabled();
+    expect(screen.getByRole('link', { name: 'Forgot your password?' })).toHaveAttribute(
+      'href',
+      '/app/password/reset',
+    );
+    expect(screen.getByRole('link', { name: 'No account yet? Sign up' })).toHaveAttribute(
+      'href',
+      '/app/register',
+    );
   });
 
   it('refuses empty fields without calling the server, and focuses the first one', async () => {

@@ -1,10 +1,22 @@
-import { Alert, Button, Paper, PasswordInput, Stack, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { loginSchema, type LoginInput } from '@shortlane/shared/schemas/auth.ts';
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
 import { authErrorMessage } from '../../auth/authErrorMessage.ts';
 import { validateWith } from '../../lib/forms.ts';
+import { paths } from '../../routes/paths.ts';
 import classes from './LoginPage.module.css';
 
 /**
@@ -69,6 +81,14 @@ export default function LoginPage() {
             <Button type="submit" loading={busy} fullWidth>
               Log in
             </Button>
+            <Group justify="space-between" gap="xs">
+              <Anchor component={Link} to={paths['password.reset']} size="sm">
+                Forgot your password?
+              </Anchor>
+              <Anchor component={Link} to={paths.register} size="sm">
+                No account yet? Sign up
+              </Anchor>
+            </Group>
           </Stack>
         </form>
       </Paper>
