@@ -1,6 +1,30 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { BREAKPOINT_WIDTHS, logIn, seriousAccessibilityViolations } from '../support/shell.ts';
+import {
+  BREAKPOINT_WIDTHS,
+  logIn,
+  seriousAccessibilityViolations,
+  serviceClient,
+} from '../support/shell.ts';
+
+/** Olivia's seeded link olivia.shrt.localhost/talk, shared under a fixed token (Business plan). */
+async function sharedAnalyticsPath(): Promise<string> {
+  const aliasId = '00000000-0000-4000-8000-000000002301';
+  const token = 'shell-screens-analytics0';
+  const admin = serviceClient();
+  const { data: link, error: readError } = await admin
+    .from('aliases')
+    .select('account_id')
+    .eq('id', aliasId)
+    .single();
+  if (readError) throw new Error(`Could not read the seeded link: ${readError.message}`);
+  const { error } = await admin
+    .from('analytics_shares')
+    .upsert({ alias_id: aliasId, account_id: link.account_id, token }, { onConflict: 'alias_id' });
+  if (error) throw new Error(`Could not share the seeded link's analytics: ${error.message}`);
+  return `/app/analytics/${token}`;
+}
+
 
 /**
  * The main screens at the spec's four breakpoints: a full-page screenshot of each in
@@ -64,6 +88,15 @@ for (const width of BREAKPOINT_WIDTHS) {
     await check('settings-delete-account', (p) =>
       expect(p.getByRole('button', { name: 'Delete my account' })).toBeVisible(),
     );
+
+    await page.goto(await sharedAnalyticsPath());
+    await check('analytics', async (p) => {
+      await expect(
+        p.getByRole('region', { name: 'Countries' }).getByRole('row').nth(1),
+      ).toBeVisible();
+      // The chart's code arrives on first use.
+      await expect(p.locator('.recharts-surface')).toBeVisible();
+    });
 
     // The mobile menu below the lg breakpoint, the desktop bar from it.
     if (width < 992) {

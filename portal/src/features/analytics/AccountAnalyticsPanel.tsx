@@ -59,7 +59,7 @@ export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
             clicks on all your links in {periodDescription(period)}
           </Text>
           {report.data.clicks === 0 ? (
-            <Text size="sm" c="dimmed">
+            <Text size="sm" c="gray.7">
               No clicks yet in {periodDescription(period)}. Share a link, or pick a longer period.
             </Text>
           ) : (

@@ -16,14 +16,14 @@ const DIMENSIONS: readonly BreakdownDimension[] = [
 function Figure({ label, value, hint }: { label: string; value: number; hint?: string }) {
   return (
     <Paper withBorder p="md" radius="md">
-      <Title order={2} size="h6" c="dimmed" fw="normal">
+      <Title order={2} size="h6" c="gray.7" fw="normal">
         {label}
       </Title>
       <Text fz={28} fw={700} lh={1.2}>
         {formatCount(value)}
       </Text>
       {hint && (
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="gray.7">
           {hint}
         </Text>
       )}
@@ -47,7 +47,7 @@ export function NoClicks({
       <Title order={2} size="h4" mt="sm">
         No clicks yet
       </Title>
-      <Text size="sm" c="dimmed" mt={4}>
+      <Text size="sm" c="gray.7" mt={4}>
         Nobody has opened {subject} in {periodDescription(period)}. Share it, or pick a longer
         period.
       </Text>

@@ -23,7 +23,7 @@ export function BreakdownTable({
         {title}
       </Title>
       {rows.length === 0 ? (
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c="gray.7">
           No clicks to break down.
         </Text>
       ) : (

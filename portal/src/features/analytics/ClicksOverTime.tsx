@@ -87,7 +87,7 @@ export function ClicksOverTime({
         </Table.ScrollContainer>
       )}
       {view === 'chart' && (
-        <Text size="xs" c="dimmed" mt={4}>
+        <Text size="xs" c="gray.7" mt={4}>
           {summary}
         </Text>
       )}

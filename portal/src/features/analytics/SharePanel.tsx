@@ -77,7 +77,7 @@ export function SharePanel({ access }: { access: LinkAnalyticsAccess }) {
             </CopyButton>
           </Group>
         ) : (
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="gray.7">
             Only people who can read this link see its analytics.
           </Text>
         )}

@@ -86,7 +86,7 @@ function ReportLayout({
             <Title order={1} size="h2">
               {heading}
             </Title>
-            <Text c="dimmed" size="sm" mt={4}>
+            <Text c="gray.7" size="sm" mt={4}>
               {intro}
             </Text>
           </div>
