@@ -25,7 +25,6 @@ async function sharedAnalyticsPath(): Promise<string> {
   return `/app/analytics/${token}`;
 }
 
-
 /**
  * The main screens at the spec's four breakpoints: a full-page screenshot of each in
  * e2e/artifacts/, and no axe-core finding of serious or critical impact.
