@@ -35,6 +35,8 @@ export interface TestWorld {
     account: { owner_id: string } | null;
     organization_users: { user_id: string }[];
   }[];
+  /** domains rows as the create form selects them (data/links-create-domains-query.ts). */
+  domains?: unknown[];
   /** Adds this many unread notifications to `notifications`. */
   unreadNotifications?: number;
   notifications?: NotificationRow[];
@@ -208,7 +210,7 @@ export function scriptWorld(backend: TestBackend, world: TestWorld): TestBackend
   backend
     .table('plans', world.plans ?? TEST_PLANS)
     .table('operation_costs', [{ operation: 'create_link', credits: 1 }])
-    .table('domains', [])
+    .table('domains', world.domains ?? [])
     .on('POST', '/rest/v1/rpc/find_coupon', rpcNotFound);
   if (!world.user) return backend;
   return backend

@@ -10,7 +10,9 @@ import {
   useState,
   type Ref,
 } from 'react';
+import { skipGlobalErrors } from '../../../api/globalResponses.ts';
 import type { AntiRobotConfig } from '../../../lib/config.ts';
+import { useServices } from '../../../lib/servicesContext.ts';
 
 /** What the form may do with the widget: start over after each attempt. */
 export interface BotCheckHandle {
@@ -48,6 +50,9 @@ function SandboxWidget({
   error,
   ref,
 }: BotCheckProps & { config: Extract<AntiRobotConfig, { provider: 'sandbox' }> }) {
+  // The portal's fetch (tests answer it), without the global handler: the widget says itself
+  // what went wrong, once per minute at most.
+  const { apiFetch } = useServices();
   const [state, setState] = useState<SandboxState>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const attempt = useRef(0);
@@ -71,9 +76,9 @@ function SandboxWidget({
     const current = ++attempt.current;
     setState('solving');
     try {
-      const response = await fetch(`${config.sandboxUrl}/token`, {
+      const response = await apiFetch(`${config.sandboxUrl}/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...skipGlobalErrors },
         body: JSON.stringify({ sitekey: config.siteKey }),
       });
       const answer = (await response.json()) as SandboxAnswer;
@@ -93,7 +98,7 @@ function SandboxWidget({
       onError();
       timer.current = setTimeout(() => retry.current(), ANTI_ROBOT.retryIntervalMs);
     }
-  }, [config.sandboxUrl, config.siteKey, onToken, onError]);
+  }, [apiFetch, config.sandboxUrl, config.siteKey, onToken, onError]);
 
   useEffect(() => {
     retry.current = () => void solve();

@@ -8,7 +8,7 @@ import { expiryError, expiryWindow, toUtcIso } from '@shortlane/shared/validatio
  * `datetime-local` value is YYYY-MM-DDTHH:mm in the user's time zone.
  */
 
-const LOCAL_MINUTE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/;
+const LOCAL_MINUTE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 /** The user's offset from UTC in minutes, east positive (shared's ExpiryClock convention). */
 export const utcOffsetMinutes = (at: Date) => -at.getTimezoneOffset();
@@ -21,10 +21,24 @@ export function expiryInputBounds(now: Date): { min: string; max: string } {
 
 /** The local picker value as the UTC ISO timestamp the API takes; null when unreadable. */
 export function localInputToUtcIso(value: string): string | null {
-  if (!LOCAL_MINUTE.test(value)) return null;
-  // Without a zone, Date reads YYYY-MM-DDTHH:mm as local time: exactly what the picker shows.
-  const instant = new Date(value);
-  return Number.isNaN(instant.getTime()) ? null : toUtcIso(instant);
+  const match = LOCAL_MINUTE.exec(value);
+  if (!match) return null;
+  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  // Local wall-clock time, exactly what the picker shows; 30 February rolls over and is refused.
+  const instant = new Date(year, month - 1, day, hour, minute);
+  const exists =
+    instant.getFullYear() === year &&
+    instant.getMonth() === month - 1 &&
+    instant.getDate() === day &&
+    instant.getHours() === hour &&
+    instant.getMinutes() === minute;
+  return exists ? toUtcIso(instant) : null;
 }
 
 /** The message for a picked expiry, or null when it may be sent (or none was picked). */
