@@ -108,7 +108,7 @@ test.describe('settings: profile', () => {
     expect((await fetch(src!)).ok).toBe(false);
   });
 
-  test('an e-mail change sends the confirmation mails and waits for them', async ({
+  test('an e-mail change mails both addresses, waits, and takes effect once both links are followed', async ({
     page,
     factories,
     mailbox,
@@ -122,14 +122,27 @@ test.describe('settings: profile', () => {
     await expect(page.getByText(/We sent a confirmation link/)).toBeVisible();
     await expect(page.getByRole('status').filter({ hasText: newEmail })).toBeVisible();
 
-    for (const address of [newEmail, user.email]) {
+    const verifyLink = async (address: string) => {
       const mail = await mailbox.waitFor(address, { subject: 'Confirm your new email address' });
       expect(mail.text).toContain(newEmail);
-      expect(mail.links.some((link) => link.includes('/auth/v1/verify'))).toBe(true);
-    }
-    // Still the old address until both links are followed.
+      const link = mail.links.find((candidate) => candidate.includes('/auth/v1/verify'));
+      expect(link, `a verify link to ${address}`).toBeDefined();
+      return link!;
+    };
+    const toCurrent = await verifyLink(user.email);
+    const toNew = await verifyLink(newEmail);
+
+    // Still the old address, waiting, until both links are followed.
     await page.reload();
     await expect(page.getByText(`Current address: ${user.email}`)).toBeVisible();
+    await page.goto(toCurrent);
+    await expect(page).toHaveURL(/\/app\/settings\/profile$/);
+    await expect(page.getByText(/Confirmation link accepted/)).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: newEmail })).toBeVisible();
+
+    await page.goto(toNew);
+    await expect(page.getByText(`Current address: ${newEmail}`)).toBeVisible();
+    await expect(page.getByText('Waiting for confirmation')).toHaveCount(0);
   });
 });
 

@@ -9,6 +9,7 @@ import { href } from '../../routes/paths.ts';
 import { EmailForm } from './EmailForm.tsx';
 import { NameForm } from './NameForm.tsx';
 import { PhotoForm } from './PhotoForm.tsx';
+import { useAuthMessageNotice } from './useAuthMessageNotice.ts';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -26,6 +27,7 @@ export default function ProfilePage() {
   const { productName } = useConfig();
   usePageTitle('Profile', productName);
   const profile = useProfileQuery();
+  useAuthMessageNotice();
 
   return (
     <Stack gap="lg">
