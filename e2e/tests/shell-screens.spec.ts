@@ -50,6 +50,16 @@ for (const width of BREAKPOINT_WIDTHS) {
     await page.goto('/app/pricing');
     await check('pricing', (p) => expect(p.getByRole('article').first()).toBeVisible());
 
+    await page.goto('/app/register');
+    await check('register', (p) =>
+      expect(p.getByRole('heading', { level: 1, name: 'Sign up' })).toBeVisible(),
+    );
+
+    await page.goto('/app/password/reset');
+    await check('password-reset', (p) =>
+      expect(p.getByRole('heading', { level: 1, name: 'Reset your password' })).toBeVisible(),
+    );
+
     await page.goto('/app/login');
     await check('login', (p) =>
       expect(p.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible(),

@@ -29,7 +29,7 @@ async function fillIn(
   user: ReturnType<typeof renderRegister>['user'],
   values: { name?: string; email?: string; password?: string },
 ) {
-  if (values.name) await user.type(screen.getByLabelText('Name'), values.name);
+  if (values.name) await user.type(screen.getByLabelText('Name (optional)'), values.name);
   if (values.email) await user.type(screen.getByLabelText(/^E-mail/), values.email);
   if (values.password) await user.type(screen.getByLabelText(/^Password/), values.password);
 }
@@ -39,7 +39,7 @@ describe('RegisterPage', () => {
     renderRegister();
     expect(screen.getByRole('heading', { level: 1, name: 'Sign up' })).toBeInTheDocument();
     expect(screen.getByRole('form', { name: 'Sign up' })).toBeInTheDocument();
-    expect(screen.getByLabelText('Name')).toHaveAttribute('autocomplete', 'name');
+    expect(screen.getByLabelText('Name (optional)')).toHaveAttribute('autocomplete', 'name');
     expect(screen.getByLabelText(/^E-mail/)).toHaveAttribute('type', 'email');
     expect(screen.getByLabelText(/^Password/)).toHaveAttribute('type', 'password');
     expect(screen.getByRole('button', { name: 'Show password' })).toBeInTheDocument();
@@ -54,7 +54,7 @@ describe('RegisterPage', () => {
     expect(screen.getByLabelText(/^Password/)).toHaveAccessibleDescription(
       'The password field is required.',
     );
-    expect(screen.getByLabelText('Name')).not.toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Name (optional)')).not.toHaveAttribute('aria-invalid', 'true');
     expect(email).toHaveFocus();
     expect(backend.requestsTo('POST', '/auth/v1/signup')).toHaveLength(0);
   });
@@ -71,11 +71,11 @@ describe('RegisterPage', () => {
 
   it('refuses a name over 255 characters', async () => {
     const { user } = renderRegister();
-    await user.click(screen.getByLabelText('Name'));
+    await user.click(screen.getByLabelText('Name (optional)'));
     await user.paste('x'.repeat(256));
     await fillIn(user, { email: 'ada@example.com', password: 'secret1' });
     await user.click(screen.getByRole('button', { name: 'Sign up' }));
-    expect(screen.getByLabelText('Name')).toHaveAccessibleDescription(
+    expect(screen.getByLabelText('Name (optional)')).toHaveAccessibleDescription(
       expect.stringContaining('The name must not be greater than 255 characters.'),
     );
   });

@@ -87,8 +87,7 @@ export default function RegisterPage() {
             </Alert>
           )}
           <TextInput
-            label="Name"
-            description="Optional"
+            label="Name (optional)"
             autoComplete="name"
             key={form.key('name')}
             {...form.getInputProps('name')}
