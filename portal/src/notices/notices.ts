@@ -28,6 +28,8 @@ export function createNotifier(store: NotificationsStore): Notify {
         color: TONE_COLORS[tone],
         autoClose: durationMs,
         withCloseButton: true,
+        // The close icon has no text: without a name screen readers announce a bare "button".
+        closeButtonProps: { 'aria-label': 'Close notice' },
       },
       store,
     );

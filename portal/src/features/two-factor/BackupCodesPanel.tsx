@@ -26,7 +26,7 @@ export function BackupCodesPanel({
 }) {
   return (
     <Stack gap="sm" aria-labelledby="backup-codes-title">
-      <Alert color="yellow" title="Save your backup codes now" id="backup-codes-title">
+      <Alert variant="default" title="Save your backup codes now" id="backup-codes-title">
         They are shown only this once. Each code lets you log in once if you lose your authenticator
         app; using one turns two-factor authentication off.
       </Alert>
@@ -50,9 +50,7 @@ export function BackupCodesPanel({
         </Button>
         <Button onClick={onDone}>I have saved my codes</Button>
       </Group>
-      <Text size="xs" c="dimmed">
-        Keep them somewhere safe, apart from your phone.
-      </Text>
+      <Text size="xs">Keep them somewhere safe, apart from your phone.</Text>
     </Stack>
   );
 }

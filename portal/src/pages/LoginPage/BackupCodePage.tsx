@@ -47,7 +47,7 @@ export default function BackupCodePage() {
         <Title order={1} size="h2" mb="xs">
           Use a backup code
         </Title>
-        <Text size="sm" c="dimmed" mb="lg">
+        <Text size="sm" mb="lg">
           Enter one of the backup codes you saved when you turned on two-factor authentication. Each
           code works once, and using one turns two-factor authentication off until you set it up
           again.

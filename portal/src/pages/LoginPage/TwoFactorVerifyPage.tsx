@@ -24,7 +24,7 @@ export default function TwoFactorVerifyPage() {
         <Title order={1} size="h2" mb="xs">
           Two-factor verification
         </Title>
-        <Text size="sm" c="dimmed" mb="lg">
+        <Text size="sm" mb="lg">
           Open your authenticator app and enter the 6-digit code it shows for Shortlane.
         </Text>
         <CodeForm

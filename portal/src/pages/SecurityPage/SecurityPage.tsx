@@ -16,7 +16,7 @@ export default function SecurityPage() {
     <Stack gap="lg">
       <Title order={1}>Security</Title>
       {reenroll && (
-        <Alert color="orange" role="alert" title="Set up two-factor authentication again">
+        <Alert variant="default" role="alert" title="Set up two-factor authentication again">
           You logged in with a backup code, so two-factor authentication is now off. Turn it on
           again below to keep your account protected.
         </Alert>
