@@ -98,6 +98,11 @@ for (const width of BREAKPOINT_WIDTHS) {
       expect(p.getByRole('button', { name: 'Delete my account' })).toBeVisible(),
     );
 
+    await page.goto('/app/settings/security');
+    await check('security', (p) =>
+      expect(p.getByRole('button', { name: 'Turn on two-factor authentication' })).toBeVisible(),
+    );
+
     await page.goto(await sharedAnalyticsPath());
     await check('analytics', async (p) => {
       await expect(
