@@ -1,8 +1,11 @@
 import type { Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { expect, test } from '../support/fixtures.ts';
-import { stackEnv } from '../support/stack.ts';
-import { nodeSupabaseClient } from '../support/supabase.ts';
+import {
+  logIn as fillLogIn,
+  seriousAccessibilityViolations,
+  serviceClient,
+} from '../support/shell.ts';
 
 /**
  * Two-factor authentication end to end (issue 5): enroll TOTP with the code computed from the
@@ -12,9 +15,13 @@ import { nodeSupabaseClient } from '../support/supabase.ts';
 
 async function logIn(page: Page, email: string, password: string) {
   await page.goto('/app/login');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Log in' }).click();
+  await fillLogIn(page, email, password);
+}
+
+/** A screenshot in e2e/artifacts and no serious or critical axe-core finding. */
+async function checkScreen(page: Page, save: (name: string) => Promise<void>, name: string) {
+  await save(`two-factor-${name}`);
+  expect(await seriousAccessibilityViolations(page, name)).toEqual([]);
 }
 
 async function logOut(page: Page) {
@@ -40,9 +47,7 @@ function totpCode(secret: string, stepsAhead = 0): string {
 }
 
 async function verifiedFactorCount(userId: string): Promise<number> {
-  const env = stackEnv();
-  const admin = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
-  const { data, error } = await admin.auth.admin.mfa.listFactors({ userId });
+  const { data, error } = await serviceClient().auth.admin.mfa.listFactors({ userId });
   if (error) throw error;
   return data.factors.filter((factor) => factor.status === 'verified').length;
 }
@@ -53,7 +58,7 @@ test.describe('two-factor authentication', () => {
     factories,
     saveScreenshot,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(300_000);
     const user = await factories.createConfirmedUser();
     await logIn(page, user.email, user.password);
     await expect(page).toHaveURL('/app');
@@ -66,7 +71,7 @@ test.describe('two-factor authentication', () => {
     ).toBeVisible();
     const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
     expect(secret).toMatch(/^[A-Z2-7]+=*$/);
-    await saveScreenshot('two-factor-enroll');
+    await checkScreen(page, saveScreenshot, 'enroll');
     await page.getByLabel('Confirmation code').fill('000000');
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect(page.getByText(/The code is invalid or has expired/)).toBeVisible();
@@ -78,7 +83,7 @@ test.describe('two-factor authentication', () => {
     await expect(list.getByRole('listitem')).toHaveCount(10);
     const codes = (await list.getByRole('listitem').allTextContents()).map((code) => code.trim());
     for (const code of codes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
-    await saveScreenshot('two-factor-backup-codes');
+    await checkScreen(page, saveScreenshot, 'backup-codes');
     await page.getByRole('button', { name: 'I have saved my codes' }).click();
     await expect(page.getByText('10 unused backup codes left.')).toBeVisible();
     expect(await verifiedFactorCount(user.id)).toBe(1);
@@ -94,7 +99,10 @@ test.describe('two-factor authentication', () => {
     // Nothing else opens before the code is given.
     await page.goto('/app/settings/security');
     await expect(page).toHaveURL('/app/login/2FA/verify?to=%2Fapp%2Fsettings%2Fsecurity');
-    await saveScreenshot('two-factor-verify');
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Two-factor verification' }),
+    ).toBeVisible();
+    await checkScreen(page, saveScreenshot, 'verify');
     await page.getByLabel('Authentication code').fill('12345');
     await page.getByRole('button', { name: 'Verify' }).click();
     await expect(page.getByText('The code must be 6 digits.')).toBeVisible();
@@ -109,6 +117,8 @@ test.describe('two-factor authentication', () => {
     await expect(page).toHaveURL('/app/login/2FA/verify');
     await page.getByRole('link', { name: /Use a backup code/ }).click();
     await expect(page).toHaveURL('/app/login/2FA/backup_code');
+    await expect(page.getByRole('heading', { level: 1, name: 'Use a backup code' })).toBeVisible();
+    await checkScreen(page, saveScreenshot, 'backup-code-login');
     await page.getByLabel('Backup code', { exact: true }).fill('AAAAA-AAAAA');
     await page.getByRole('button', { name: 'Log in' }).click();
     await expect(page.getByText(/The backup code is invalid or was already used/)).toBeVisible();
@@ -120,6 +130,7 @@ test.describe('two-factor authentication', () => {
       page.getByRole('button', { name: 'Turn on two-factor authentication' }),
     ).toBeVisible();
     expect(await verifiedFactorCount(user.id)).toBe(0);
+    await checkScreen(page, saveScreenshot, 'enroll-again');
 
     // The next login needs the password only; the used code is spent.
     await logOut(page);
