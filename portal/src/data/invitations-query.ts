@@ -2,7 +2,7 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { invitationKeys } from './keys.ts';
-import { unwrap } from './unwrap.ts';
+import { stateLoadData } from './notifications-query.ts';
 import { useUserId } from './use-user-id.ts';
 
 /** An invitation as the popover shows it (link-creation 3: Invitation). */
@@ -32,7 +32,7 @@ export async function fetchPendingInvitations(
   supabase: PortalSupabase,
   email: string,
 ): Promise<PendingInvitation[]> {
-  const rows = unwrap(
+  const rows = stateLoadData(
     await supabase
       .from('invitations')
       .select(INVITATION_COLUMNS)

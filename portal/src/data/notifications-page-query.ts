@@ -11,7 +11,7 @@ import { notificationKeys } from './keys.ts';
 import {
   ANNOUNCEMENT_COLUMNS,
   fetchLastReadAnnouncementsAt,
-  feedData,
+  stateLoadData,
   NOTIFICATION_COLUMNS,
   publishedOnly,
 } from './notifications-query.ts';
@@ -53,7 +53,7 @@ async function fetchNotificationRows(supabase: PortalSupabase, cursor: SourceCur
   if (cursor.done) return [];
   let query = supabase.from('notifications').select(NOTIFICATION_COLUMNS);
   if (cursor.after) query = query.or(olderThan('created_at', cursor.after));
-  return feedData(
+  return stateLoadData(
     await query
       .order('created_at', { ascending: false })
       .order('id', { ascending: false })
@@ -68,7 +68,7 @@ async function fetchAnnouncementRows(supabase: PortalSupabase, cursor: SourceCur
     .select(ANNOUNCEMENT_COLUMNS)
     .lte('published_at', new Date(now).toISOString());
   if (cursor.after) query = query.or(olderThan('published_at', cursor.after));
-  const rows = feedData(
+  const rows = stateLoadData(
     await query
       .order('published_at', { ascending: false })
       .order('id', { ascending: false })

@@ -36,10 +36,10 @@ interface Answer<Data> {
 }
 
 /**
- * The data of a notification read, or its error: 'Not authorized' for a refused one, as the
- * spec words it (app-shell 8). Nobody shows either; the poll swallows them.
+ * The data of a notifications or invitations load, or its error: 'Not authorized' for a refused
+ * one, as the spec words it (app-shell 8). The notification poll shows neither.
  */
-export function feedData<Data>(answer: Answer<Data>): Data {
+export function stateLoadData<Data>(answer: Answer<Data>): Data {
   if (answer.error || answer.data == null) {
     const refused = answer.status === 401 || answer.status === 403;
     throw new ApiError(
@@ -66,7 +66,7 @@ export async function fetchLastReadAnnouncementsAt(
   supabase: PortalSupabase,
   userId: string,
 ): Promise<string | null> {
-  const profile = feedData(
+  const profile = stateLoadData(
     await supabase
       .from('profiles')
       .select('last_read_announcements_at')
@@ -107,9 +107,9 @@ export async function fetchRecentFeed(
       .setHeader(SKIP_GLOBAL_ERRORS_HEADER, '1'),
     fetchLastReadAnnouncementsAt(supabase, userId),
   ]);
-  const notificationRows: NotificationRow[] = feedData(notifications);
-  const announcementRows: AnnouncementRow[] = publishedOnly(feedData(announcements), now);
-  if (unread.error) feedData(unread);
+  const notificationRows: NotificationRow[] = stateLoadData(notifications);
+  const announcementRows: AnnouncementRow[] = publishedOnly(stateLoadData(announcements), now);
+  if (unread.error) stateLoadData(unread);
   const entries = mergeFeed(notificationRows, announcementRows, lastReadAt);
   const unreadAnnouncements = entries.filter(
     (entry) => entry.kind === 'announcement' && entry.unread,
