@@ -60,6 +60,11 @@ for (const width of BREAKPOINT_WIDTHS) {
       expect(p.getByRole('heading', { level: 1, name: 'Reset your password' })).toBeVisible(),
     );
 
+    await page.goto('/app/my-urls');
+    await check('my-urls', (p) =>
+      expect(p.getByText('No short links made in this browser yet.')).toBeVisible(),
+    );
+
     await page.goto('/app/login');
     await check('login', (p) =>
       expect(p.getByRole('heading', { level: 1, name: 'Log in' })).toBeVisible(),
@@ -69,6 +74,9 @@ for (const width of BREAKPOINT_WIDTHS) {
     await check('landing', (p) =>
       expect(p.getByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' })).toBeVisible(),
     );
+
+    await page.goto('/app/dashboard');
+    await check('dashboard', (p) => expect(p.getByText('No active links yet.')).toBeVisible());
 
     // The seeded announcements are there for every user.
     await page.goto('/app/notifications');

@@ -95,7 +95,7 @@ export default function DashboardPage() {
       <Stack gap="lg">
         <div>
           <Title order={1}>Dashboard</Title>
-          <Text mt="xs" c="dimmed">
+          <Text mt="xs" c="gray.7">
             {workspace.team ? "Your team's short links" : 'Your short links'}, newest first.
           </Text>
         </div>

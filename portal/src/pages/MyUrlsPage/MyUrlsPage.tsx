@@ -29,10 +29,10 @@ function GuestLinkCard({ link }: { link: GuestLink }) {
           <Anchor href={link.shortUrl} target="_blank" rel="noopener noreferrer" fw={600}>
             {name}
           </Anchor>
-          <Text size="sm" c="dimmed" truncate="end" title={link.longUrl}>
+          <Text size="sm" c="gray.7" truncate="end" title={link.longUrl}>
             {link.longUrl}
           </Text>
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="gray.7">
             Created {dateTimeFormat.format(new Date(link.createdAt))}
           </Text>
         </Stack>
@@ -76,7 +76,7 @@ export default function MyUrlsPage() {
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <div>
           <Title order={1}>My URLs</Title>
-          <Text mt="xs" c="dimmed">
+          <Text mt="xs" c="gray.7">
             The short links made in this browser. Sign up to keep them in an account and see their
             clicks.
           </Text>

@@ -16,6 +16,7 @@ import {
   validateLinkEdit,
   type LinkEditValues,
 } from './linkEdit.ts';
+import { READABLE_INPUT_STYLES } from './readableStyles.ts';
 
 /** What the link's plan allows; undefined when not known here (the server still decides). */
 export interface LinkEditAllowances {
@@ -115,6 +116,7 @@ export function EditLinkModal({ link, allowances = {}, onClose }: EditLinkModalP
           )}
           <TextInput
             label="Alias"
+            styles={READABLE_INPUT_STYLES}
             description={`The part after ${link.domain}/`}
             required
             autoComplete="off"
@@ -127,12 +129,14 @@ export function EditLinkModal({ link, allowances = {}, onClose }: EditLinkModalP
             type="url"
             required
             disabled={destinationLocked}
+            styles={READABLE_INPUT_STYLES}
             description={destinationLocked ? ERROR_CODES.paid_only.message : undefined}
             key={form.key('url')}
             {...form.getInputProps('url')}
           />
           <TagsInput
             label="Tags"
+            styles={READABLE_INPUT_STYLES}
             description={
               allowances.tags === false
                 ? ERROR_CODES.tags_not_allowed.message
@@ -152,6 +156,7 @@ export function EditLinkModal({ link, allowances = {}, onClose }: EditLinkModalP
               min={`${expiryBounds.minDate}T00:00`}
               max={`${expiryBounds.maxDate}T23:59`}
               disabled={allowances.expiry === false}
+              styles={READABLE_INPUT_STYLES}
               description={
                 allowances.expiry === false
                   ? ERROR_CODES.expiry_not_allowed.message

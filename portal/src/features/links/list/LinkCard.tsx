@@ -72,7 +72,7 @@ export function LinkCard({ link, expired, onEdit, manageable }: LinkCardProps) {
             <Anchor href={link.shortUrl} target="_blank" rel="noopener noreferrer" fw={600}>
               {name}
             </Anchor>
-            <Text size="sm" c="dimmed" truncate="end" title={link.longUrl}>
+            <Text size="sm" c="gray.7" truncate="end" title={link.longUrl}>
               {link.longUrl}
             </Text>
           </Stack>
@@ -139,11 +139,11 @@ export function LinkCard({ link, expired, onEdit, manageable }: LinkCardProps) {
               {tag}
             </Badge>
           ))}
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="gray.7">
             Created {dateFormat.format(new Date(link.createdAt))}
           </Text>
           {link.expiresAt && (
-            <Text size="xs" c={expired ? 'red.8' : 'dimmed'}>
+            <Text size="xs" c={expired ? 'red.9' : 'gray.7'}>
               {expired ? 'Expired' : 'Expires'} {dateTimeFormat.format(new Date(link.expiresAt))}
             </Text>
           )}

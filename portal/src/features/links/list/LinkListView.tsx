@@ -25,6 +25,7 @@ import { EditLinkModal, type LinkEditAllowances } from './EditLinkModal.tsx';
 import { LinkCard } from './LinkCard.tsx';
 import { listLoadErrorMessages } from './listError.ts';
 import { parseLinkSearch } from './search.ts';
+import { READABLE_INPUT_STYLES } from './readableStyles.ts';
 
 const STATE_LABELS: Record<LinkListState, string> = {
   active: 'Active',
@@ -127,6 +128,7 @@ export function LinkListView({
             <TextInput
               style={{ flex: 1 }}
               label="Search links"
+              styles={READABLE_INPUT_STYLES}
               description="Text, or type:query — alias:spring, tag:marketing, url:example.com"
               value={draft}
               onChange={(event) => setDraft(event.currentTarget.value)}

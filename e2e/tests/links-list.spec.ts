@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures.ts';
+import type { TestUser } from '../support/factories.ts';
+import { logIn, serviceClient } from '../support/shell.ts';
+import { stackEnv } from '../support/stack.ts';
+import { nodeSupabaseClient } from '../support/supabase.ts';
+
+/** The demo Pro plan's yearly price (supabase/seeds/10_accounts.sql): custom aliases and tags. */
+const PRO_PLAN_ID = '00000000-0000-4000-8000-000000000602';
+const PRO_YEARLY_PRICE_ID = '00000000-0000-4000-8000-000000000622';
+/** A common domain anyone signed in may use (supabase/seeds/20_links.sql). */
+const DOMAIN = 'shrt.localhost';
+
+/** Puts a fresh user on Pro, as a paid checkout would. */
+async function subscribeToPro(user: TestUser): Promise<void> {
+  const admin = serviceClient();
+  const { data: profile, error } = await admin
+    .from('profiles')
+    .select('personal_account_id')
+    .eq('id', user.id)
+    .single();
+  if (error) throw new Error(`No profile for ${user.email}: ${error.message}`);
+  const { error: insertError } = await admin.from('subscriptions').insert({
+    account_id: profile.personal_account_id,
+    plan_id: PRO_PLAN_ID,
+    price_id: PRO_YEARLY_PRICE_ID,
+    name: 'pro',
+    group: 'pro',
+    interval: 'yearly',
+    amount: 12900,
+    currency: 'USD',
+    billing_type: 1,
+    billing_status: 'active',
+    period_starts_at: new Date(Date.now() - 86_400_000).toISOString(),
+    period_ends_at: new Date(Date.now() + 364 * 86_400_000).toISOString(),
+  });
+  if (insertError) throw new Error(`Could not subscribe ${user.email}: ${insertError.message}`);
+}
+
+/** Creates links as the user through the create_link RPC (the rules the form goes through). */
+async function createLinks(user: TestUser, links: { alias: string; tags: string[] }[]) {
+  const env = stackEnv();
+  const client = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
+  const { error } = await client.auth.signInWithPassword({
+    email: user.email,
+    password: user.password,
+  });
+  if (error) throw new Error(`Could not sign in ${user.email}: ${error.message}`);
+  for (const link of links) {
+    const { error: createError } = await client.rpc('create_link', {
+      p_url: `https://example.com/e2e/${link.alias}`,
+      p_domain: DOMAIN,
+      p_alias: link.alias,
+      p_tags: link.tags,
+    });
+    if (createError) throw new Error(`Could not create ${link.alias}: ${createError.message}`);
+  }
+  await client.auth.signOut();
+}
+
+async function search(page: Page, text: string) {
+  await page.getByRole('textbox', { name: 'Search links' }).fill(text);
+  await page.getByRole('button', { name: 'Search', exact: true }).click();
+}
+
+async function linkAction(page: Page, name: string, action: 'Edit' | 'Archive' | 'Delete') {
+  await page.getByRole('button', { name: `More actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: action }).click();
+}
+
+test('a user finds a link by search, edits its alias and tags, archives and deletes it', async ({
+  page,
+  factories,
+}) => {
+  const user = await factories.createConfirmedUser({ userMetadata: { name: 'Lin List' } });
+  await subscribeToPro(user);
+  const suffix = randomUUID().slice(0, 8);
+  const alias = `e2e-${suffix}`;
+  const renamed = `e2e-renamed-${suffix}`;
+  await createLinks(user, [
+    { alias, tags: ['alpha'] },
+    { alias: `e2e-other-${suffix}`, tags: [] },
+  ]);
+
+  await page.goto('/app/login');
+  await logIn(page, user.email, user.password);
+  await expect(page).toHaveURL('/app/dashboard');
+  const original = page.getByRole('article', { name: `${DOMAIN}/${alias}` });
+  const other = page.getByRole('article', { name: `${DOMAIN}/e2e-other-${suffix}` });
+  await expect(original).toBeVisible();
+  await expect(other).toBeVisible();
+
+  // Search: by alias, only that link.
+  await search(page, `alias:${alias}`);
+  await expect(page).toHaveURL(/[?&]q=alias%3Ae2e-/);
+  await expect(original).toBeVisible();
+  await expect(other).toHaveCount(0);
+
+  // Edit: a taken alias is refused with the spec's message; a free one is saved with a new tag.
+  await linkAction(page, `${DOMAIN}/${alias}`, 'Edit');
+  const dialog = page.getByRole('dialog', { name: `Edit ${DOMAIN}/${alias}` });
+  await dialog.getByRole('textbox', { name: 'Alias' }).fill(`e2e-other-${suffix}`);
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog.getByText('The new alias is not unique')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Alias' }).fill(renamed);
+  const tags = dialog.getByRole('combobox', { name: 'Tags' });
+  await tags.fill('Beta Tag');
+  await tags.press('Enter');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await search(page, 'tag:betatag');
+  const edited = page.getByRole('article', { name: `${DOMAIN}/${renamed}` });
+  await expect(edited).toBeVisible();
+  await expect(edited.getByText('alpha', { exact: true })).toBeVisible();
+  await expect(edited.getByText('betatag', { exact: true })).toBeVisible();
+  await expect(edited.getByRole('link', { name: `Visit ${DOMAIN}/${renamed}` })).toHaveAttribute(
+    'href',
+    `http://${DOMAIN}/${renamed}`,
+  );
+
+  // Archive: gone from the active links, listed among the archived ones.
+  await linkAction(page, `${DOMAIN}/${renamed}`, 'Archive');
+  await expect(page.getByText(`${DOMAIN}/${renamed} was archived.`)).toBeVisible();
+  await expect(edited).toHaveCount(0);
+  await expect(page.getByText('No active links match “tag:betatag”.')).toBeVisible();
+  await page.getByText('Archived', { exact: true }).click();
+  await expect(page).toHaveURL(/state=archived/);
+  await expect(edited).toBeVisible();
+
+  // Delete: asked first, then gone from every list.
+  await linkAction(page, `${DOMAIN}/${renamed}`, 'Delete');
+  const confirm = page.getByRole('dialog', { name: 'Delete link' });
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(`${DOMAIN}/${renamed} was deleted.`)).toBeVisible();
+  await expect(edited).toHaveCount(0);
+  await expect(page.getByText('No archived links match “tag:betatag”.')).toBeVisible();
+
+  const { data: row } = await serviceClient()
+    .from('aliases')
+    .select('status')
+    .eq('alias', renamed)
+    .single();
+  expect(row?.status).toBe('deleted');
+});
+
+test("a guest's My URLs lists this browser's links and clears them after asking", async ({
+  page,
+}) => {
+  await page.goto('/app');
+  await page.evaluate(() => {
+    window.localStorage.setItem(
+      'guestLinkHistory',
+      JSON.stringify([
+        {
+          alias: 'g7h2k9mn',
+          domain: 'shrt.localhost',
+          shortUrl: 'http://shrt.localhost/g7h2k9mn',
+          longUrl: 'https://www.example.com/guest-page',
+          createdAt: new Date().toISOString(),
+        },
+      ]),
+    );
+  });
+  await page.goto('/app/my-urls');
+  const card = page.getByRole('article', { name: 'shrt.localhost/g7h2k9mn' });
+  await expect(card).toBeVisible();
+  await expect(card.getByText('https://www.example.com/guest-page')).toBeVisible();
+
+  await page.getByRole('link', { name: 'Clear history' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Clear history' });
+  await dialog.getByRole('button', { name: 'Clear history' }).click();
+  await expect(page).toHaveURL('/app/my-urls');
+  await expect(page.getByText('No short links made in this browser yet.')).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('guestLinkHistory'))).toBeNull();
+});
