@@ -138,22 +138,29 @@ export async function fetchClickLogCsv(
 // all the time.
 const REPORT_OPTIONS = { placeholderData: keepPreviousData, refetchInterval: 60_000 } as const;
 
-/** A link's or a shared link's analytics, whichever `target` names. */
+/** A link's or a shared link's analytics, whichever `target` names (nothing for `invalid`). */
 export function useAnalyticsReportQuery(target: AnalyticsTarget, period: StatsPeriod | null) {
   const supabase = useSupabase();
   const userId = useUserId();
+  const request =
+    target.kind === 'link'
+      ? {
+          key: analyticsKeys.link(userId ?? '', target.aliasId, period ?? ''),
+          fetch: (chosen: StatsPeriod) => fetchLinkAnalytics(supabase, target.aliasId, chosen),
+          ready: userId != null,
+        }
+      : target.kind === 'shared'
+        ? {
+            key: analyticsKeys.shared(target.token, period ?? ''),
+            fetch: (chosen: StatsPeriod) => fetchSharedAnalytics(supabase, target.token, chosen),
+            ready: true,
+          }
+        : null;
   return useQuery({
     ...REPORT_OPTIONS,
-    queryKey:
-      target.kind === 'link'
-        ? analyticsKeys.link(userId ?? '', target.aliasId, period ?? '')
-        : analyticsKeys.shared(target.kind === 'shared' ? target.token : '', period ?? ''),
-    queryFn: () =>
-      target.kind === 'link'
-        ? fetchLinkAnalytics(supabase, target.aliasId, period!)
-        : fetchSharedAnalytics(supabase, target.kind === 'shared' ? target.token : '', period!),
-    enabled:
-      period != null && (target.kind === 'shared' || (target.kind === 'link' && userId != null)),
+    queryKey: request?.key ?? ['analytics', 'invalid'],
+    queryFn: () => request!.fetch(period!),
+    enabled: request != null && request.ready && period != null,
   });
 }
 

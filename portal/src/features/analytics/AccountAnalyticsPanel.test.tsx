@@ -31,7 +31,8 @@ function accountReport(period: string, clicks: number) {
   };
 }
 
-describe('AccountAnalyticsPanel (dashboard)', () => {
+// First renders are slow on a busy machine.
+describe('AccountAnalyticsPanel (dashboard)', { timeout: 20_000 }, () => {
   it("shows the account's clicks over the remembered period", async () => {
     window.localStorage.setItem(STORAGE_KEYS.statsPeriod, 'last_1_hour');
     const backend = new TestBackend().on(
