@@ -1,3 +1,4 @@
+import fs from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { DEMO_PASSWORD, logIn } from '../support/shell.ts';
@@ -144,5 +145,23 @@ test.describe('link analytics', () => {
     } finally {
       await guest.close();
     }
+  });
+
+  test('a plan with download_logs downloads the click log as CSV', async ({ page }) => {
+    test.slow();
+    await logInAs(page, 'owner@shortlane.test');
+    await page.goto(`/app/analytics/${BOOK.id}`);
+    await page.getByText('30d', { exact: true }).click();
+    await expect(page.getByText('the last 30 days', { exact: true })).toBeVisible();
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download click log (CSV)' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('clicks-olivia.shrt.localhost-book-last_30_day.csv');
+    const path = await download.path();
+    const lines = (await fs.readFile(path, 'utf8')).split('\r\n');
+    expect(lines[0]).toBe('time,domain,alias,country,device,browser,os,referrer,bot,qr,visitor');
+    // The seed gave every live link clicks over the last 30 days.
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines[1]).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z,olivia\.shrt\.localhost,book,/);
   });
 });
