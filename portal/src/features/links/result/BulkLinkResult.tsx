@@ -1,4 +1,5 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
+import { useId } from 'react';
 
 export interface BulkLinkResultProps {
   batch: { jobId: string; totalItems: number };
@@ -7,14 +8,10 @@ export interface BulkLinkResultProps {
 
 /** The bulk result (link-creation 2): the batch is scheduled, with how many items it holds. */
 export function BulkLinkResult({ batch, onStartAnother }: BulkLinkResultProps) {
+  const titleId = useId();
   return (
-    <Stack
-      gap="md"
-      component="section"
-      aria-labelledby="bulk-link-result-title"
-      data-job-id={batch.jobId}
-    >
-      <Title order={2} size="h3" id="bulk-link-result-title">
+    <Stack gap="md" component="section" aria-labelledby={titleId} data-job-id={batch.jobId}>
+      <Title order={2} size="h3" id={titleId}>
         Batch scheduled
       </Title>
       <Text>

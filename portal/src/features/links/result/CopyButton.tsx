@@ -32,7 +32,7 @@ export function CopyButton({ value }: { value: string }) {
   };
 
   return (
-    <Button variant={copied ? 'filled' : 'light'} onClick={copy} aria-label={`Copy ${value}`}>
+    <Button variant={copied ? 'filled' : 'default'} onClick={copy} aria-label={`Copy ${value}`}>
       {copied ? 'Copied' : 'Copy'}
     </Button>
   );

@@ -10,7 +10,11 @@ export function QrCodeButton({ shortUrl }: { shortUrl: string }) {
   const [opened, setOpened] = useState(false);
   return (
     <>
-      <Button variant="light" onClick={() => setOpened(true)} aria-label={`QR code of ${shortUrl}`}>
+      <Button
+        variant="default"
+        onClick={() => setOpened(true)}
+        aria-label={`QR code of ${shortUrl}`}
+      >
         QR
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title="QR code" centered size="sm">

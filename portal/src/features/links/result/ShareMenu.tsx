@@ -4,9 +4,11 @@ import { shareLinks } from './shareLinks.ts';
 /** Shares a short URL to Facebook, Twitter, WhatsApp, LinkedIn or by e-mail, in a new tab. */
 export function ShareMenu({ shortUrl }: { shortUrl: string }) {
   return (
-    <Menu position="bottom-end" withinPortal>
+    // Without the focus placeholder: a focusable child with no role breaks the menu's ARIA
+    // structure (axe: aria-required-children); focus goes to the first network instead.
+    <Menu position="bottom-end" withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
-        <Button variant="light" aria-label={`Share ${shortUrl}`}>
+        <Button variant="default" aria-label={`Share ${shortUrl}`}>
           Share
         </Button>
       </Menu.Target>

@@ -1,5 +1,6 @@
 import { Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { CreatedAlias, CreatedLink } from '@shortlane/shared/created-link.ts';
+import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { href } from '../../../routes/paths.ts';
 import { CopyButton } from './CopyButton.tsx';
@@ -38,7 +39,7 @@ function ShortUrlActions({ alias }: { alias: CreatedAlias }) {
             href={shortUrl}
             target="_blank"
             rel="noopener noreferrer"
-            variant="light"
+            variant="default"
             aria-label={`Visit ${shortUrl}`}
           >
             Visit
@@ -59,32 +60,30 @@ export function SingleLinkResult({
   onShortenAnother,
 }: SingleLinkResultProps) {
   const aliases = mainFirst(link.aliases);
+  // The popover and the page may both show a result: ids must not repeat.
+  const titleId = useId();
+  const shortListId = useId();
   return (
-    <Stack gap="md" aria-labelledby="single-link-result-title" component="section">
-      <Title order={2} size="h3" id="single-link-result-title">
+    <Stack gap="md" aria-labelledby={titleId} component="section">
+      <Title order={2} size="h3" id={titleId}>
         Your short link is ready
       </Title>
       <div>
-        <Text size="sm" fw={600} id="single-link-result-long">
+        <Text size="sm" fw={600}>
           Long URL
         </Text>
-        <Text
-          size="sm"
-          c="dimmed"
-          style={{ overflowWrap: 'anywhere' }}
-          aria-labelledby="single-link-result-long"
-        >
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {link.url}
         </Text>
       </div>
       <div>
-        <Text size="sm" fw={600} id="single-link-result-short">
+        <Text size="sm" fw={600} id={shortListId}>
           {aliases.length > 1 ? 'Short URLs' : 'Short URL'}
         </Text>
         <Stack
           gap="xs"
           component="ul"
-          aria-labelledby="single-link-result-short"
+          aria-labelledby={shortListId}
           p={0}
           m={0}
           style={{ listStyle: 'none' }}

@@ -178,7 +178,7 @@ function UtmBuilderForm({
             )}
           </>
         )}
-        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }} aria-live="polite">
+        <Text size="sm" style={{ overflowWrap: 'anywhere' }} aria-live="polite">
           {applyUtm(url, form.values)}
         </Text>
         <Group justify="flex-end">

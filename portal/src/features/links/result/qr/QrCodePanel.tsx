@@ -81,7 +81,7 @@ export default function QrCodePanel({ shortUrl }: { shortUrl: string }) {
           return (
             <Button
               key={label}
-              variant="light"
+              variant="default"
               loading={saving === label}
               onClick={() => void download(option)}
               aria-label={`Download ${label}`}
