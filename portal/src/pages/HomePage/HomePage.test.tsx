@@ -12,25 +12,35 @@ describe('HomePage', () => {
       await screen.findByRole('heading', { level: 1, name: 'Shorten, brand and track your links' }),
     ).toBeVisible();
     const form = await screen.findByRole('region', { name: 'Shorten a link' }, { timeout: 25_000 });
-    expect(within(form).getByRole('textbox', { name: /Long URL/ })).toBeVisible();
+    expect(
+      await within(form).findByRole('textbox', { name: /Long URL/ }, { timeout: 10_000 }),
+    ).toBeVisible();
     expect(screen.getByRole('link', { name: 'Sign up for free' })).toHaveAttribute(
       'href',
       '/app/register',
     );
   });
 
-  it('welcomes a signed-in user without analytics, with the create form and the plans', async () => {
-    renderApp({ route: '/app', world: signedInWorld() });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' }),
-    ).toBeVisible();
-    expect(screen.getByText('ada@example.com')).toBeVisible();
-    expect(await screen.findByRole('region', { name: 'Shorten a link' })).toBeVisible();
-    expect(screen.getByRole('link', { name: 'Compare plans' })).toHaveAttribute(
-      'href',
-      '/app/pricing',
-    );
-  });
+  it(
+    'welcomes a signed-in user without analytics, with the create form and the plans',
+    {
+      timeout: 30_000,
+    },
+    async () => {
+      renderApp({ route: '/app', world: signedInWorld() });
+      expect(
+        await screen.findByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' }),
+      ).toBeVisible();
+      expect(screen.getByText('ada@example.com')).toBeVisible();
+      expect(
+        await screen.findByRole('region', { name: 'Shorten a link' }, { timeout: 25_000 }),
+      ).toBeVisible();
+      expect(screen.getByRole('link', { name: 'Compare plans' })).toHaveAttribute(
+        'href',
+        '/app/pricing',
+      );
+    },
+  );
 
   it('sends a subscriber to the dashboard', async () => {
     const { router } = renderApp({

@@ -1,4 +1,4 @@
-import { Alert, Button, Checkbox, FileInput, Group, Select, Stack } from '@mantine/core';
+import { Alert, Button, Checkbox, FileInput, Group, Loader, Select, Stack } from '@mantine/core';
 import { BULK_FILE } from '@shortlane/shared/constants.ts';
 import { resolveDomain } from '@shortlane/shared/domains.ts';
 import { validateBulkFile } from '@shortlane/shared/validation/files.ts';
@@ -76,6 +76,9 @@ export function BulkLinkForm({ organization, sticky, onScheduled }: BulkLinkForm
   }
 
   const busy = bulkImport.isPending;
+  if (model.loading) {
+    return <Loader size="sm" aria-label="Loading the create form" />;
+  }
   return (
     <form
       noValidate

@@ -4,6 +4,7 @@ import {
   Checkbox,
   Collapse,
   Group,
+  Loader,
   Select,
   Stack,
   Switch,
@@ -233,6 +234,9 @@ export function SingleLinkForm({
     setUtmOpen(true);
   }
 
+  if (model.loading) {
+    return <Loader size="sm" aria-label="Loading the create form" />;
+  }
   if (model.failed) {
     return (
       <Alert color="red" title="The domains could not be loaded">
@@ -317,13 +321,13 @@ export function SingleLinkForm({
             value={values.tags}
             onChange={(tags) => {
               form.setFieldValue('tags', tags);
-              const { errors } = validateTags(tags);
-              for (const field of Object.keys(form.errors)) {
-                if (field === 'tags' || field.startsWith('tags.')) form.clearFieldError(field);
-              }
-              for (const [field, message] of Object.entries(errors)) {
-                form.setFieldError(field, message);
-              }
+              // One update: the tag errors are replaced as a whole, other fields keep theirs.
+              const others = Object.fromEntries(
+                Object.entries(form.errors).filter(
+                  ([field]) => field !== 'tags' && !field.startsWith('tags.'),
+                ),
+              );
+              form.setErrors({ ...others, ...validateTags(tags).errors });
             }}
             errors={tagErrors}
             locked={!model.tagsAllowed}

@@ -51,7 +51,7 @@ export function useCreateFormModel(input: {
   teamId: string;
   domain: string;
 }): CreateFormModel {
-  const { viewer } = useAppState();
+  const { viewer, status } = useAppState();
   const domains = useCreateFormDomainsQuery();
   const profile = useProfileQuery();
   const teams = useMemo(
@@ -97,8 +97,11 @@ export function useCreateFormModel(input: {
     };
     const selectedOption = choices.find((choice) => choice.option.domain === input.domain);
     return {
+      // Until the viewer is known the form cannot tell a guest from a user.
       loading:
-        domains.isPending || (viewer != null && teamIds.length > 0 && teamAccounts.isPending),
+        status === 'loading' ||
+        domains.isPending ||
+        (viewer != null && teamIds.length > 0 && teamAccounts.isPending),
       failed: domains.isError,
       retry: () => void domains.refetch(),
       guest: viewer == null,
@@ -118,6 +121,7 @@ export function useCreateFormModel(input: {
     };
   }, [
     viewer,
+    status,
     domains,
     profile.data,
     teams,
