@@ -78,6 +78,9 @@ test('create with alias, tags, expiry and UTM; edit; visit; analytics; archive',
   // A subscriber goes to the dashboard, searching for the new alias.
   const card = page.getByRole('article', { name });
   await expect(card).toBeVisible({ timeout: 30_000 });
+  // The side panel may still show the result: put it away.
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
   await expect(card.getByText('journey', { exact: true })).toBeVisible();
   await expect(card.getByText('e2e', { exact: true })).toBeVisible();
 
