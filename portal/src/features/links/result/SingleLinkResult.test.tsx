@@ -57,7 +57,12 @@ function pngSize(bytes: Uint8Array) {
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
-afterEach(() => vi.restoreAllMocks());
+const { createObjectURL, revokeObjectURL } = URL;
+afterEach(() => {
+  vi.restoreAllMocks();
+  URL.createObjectURL = createObjectURL;
+  URL.revokeObjectURL = revokeObjectURL;
+});
 
 describe('SingleLinkResult (link-creation 2)', () => {
   it('shows the long URL and the short URLs, the main one first, each with a Visit link', () => {
