@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
-import { analyticsKeys, linkKeys, teamKeys } from './keys.ts';
+import { analyticsKeys, linkKeys, organizationKeys, teamKeys } from './keys.ts';
 import { unwrap } from './unwrap.ts';
 import { useUserId } from './use-user-id.ts';
 
@@ -243,5 +243,42 @@ export function useTeamAccountIdQuery(teamId: string | null) {
     queryFn: () => fetchTeamAccountId(supabase, teamId!),
     enabled: userId != null && teamId != null,
     staleTime: Infinity,
+  });
+}
+
+/** An organization's id by its slug (null when the user may not see it). */
+export function useOrganizationIdQuery(orgSlug: string) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: [...organizationKeys.mine(userId ?? ''), 'id-by-slug', orgSlug],
+    queryFn: async () => {
+      const result = await supabase
+        .from('organizations')
+        .select('id')
+        .eq('slug', orgSlug)
+        .maybeSingle();
+      return result.error ? unwrap(result) : (result.data?.id ?? null);
+    },
+    enabled: userId != null,
+  });
+}
+
+/** The account of the team organization/{org}/team/{team} (null when not visible). */
+export function useOrganizationTeamAccountIdQuery(orgSlug: string, teamSlug: string | null) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: [...teamKeys.bySlug(userId ?? '', orgSlug, teamSlug ?? ''), 'account-id'],
+    queryFn: async () => {
+      const result = await supabase
+        .from('teams')
+        .select('account_id, organization:organizations!inner(slug)')
+        .eq('slug', teamSlug!)
+        .eq('organization.slug', orgSlug)
+        .maybeSingle();
+      return result.error ? unwrap(result) : (result.data?.account_id ?? null);
+    },
+    enabled: userId != null && teamSlug != null,
   });
 }

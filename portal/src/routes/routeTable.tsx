@@ -429,6 +429,9 @@ function teamRoutes(): PageRoute[] {
 }
 
 function organizationRoutes(): PageRoute[] {
+  const OrganizationLinksPage = page(
+    () => import('../features/links/list/OrganizationLinksPage.tsx'),
+  );
   const org = (name: RouteName, title: string, summary: string): PageRoute => ({
     name,
     guards: DEVELOPER,
@@ -436,9 +439,10 @@ function organizationRoutes(): PageRoute[] {
   });
   return [
     org('org.onboarding', 'Set up an organization', 'Add domains, invite people, create teams.'),
-    org('org.dashboard', 'Organization dashboard', "The organization's links and their clicks."),
-    org('org.me', 'My links', 'Your own links inside the organization.'),
-    org('org.team', 'Team links', "A team's links inside the organization."),
+    // The organization's link lists (features/links/list), one page for the three routes.
+    { name: 'org.dashboard', guards: DEVELOPER, screen: OrganizationLinksPage },
+    { name: 'org.me', guards: DEVELOPER, screen: OrganizationLinksPage },
+    { name: 'org.team', guards: DEVELOPER, screen: OrganizationLinksPage },
     org('org.helpdesk', 'Helpdesk', "The organization's support requests."),
     org('org.audit', 'Audit trail', 'Every change made in the organization, who made it and when.'),
     org('org.settings.profile', 'Organization profile', "The organization's name and picture."),

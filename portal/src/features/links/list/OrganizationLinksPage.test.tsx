@@ -1,0 +1,71 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { json, TestBackend } from '../../../test/backend.ts';
+import { renderApp } from '../../../test/render.tsx';
+import { signedInWorld, TEST_USER_ID, type TestWorld } from '../../../test/world.ts';
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const PERSONAL_ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
+const ORG_ID = 'org-acme';
+const TEAM_ACCOUNT_ID = 'account-marketing';
+
+/** A developer in organization Acme; teams answer with the Marketing team's account. */
+function developer(): TestWorld {
+  const marketing = { id: 'team-marketing', name: 'Marketing', account_id: TEAM_ACCOUNT_ID };
+  return signedInWorld({
+    profile: { is_developer: true },
+    organizations: [
+      {
+        id: ORG_ID,
+        slug: 'acme',
+        name: 'Acme',
+        archived_at: null,
+        account: { owner_id: TEST_USER_ID },
+        organization_users: [],
+      },
+    ],
+    teamsBySlug: [marketing],
+  });
+}
+
+function orgBackend() {
+  return new TestBackend().on('GET', '/rest/v1/aliases', () => json([]));
+}
+
+function lastListRead(backend: TestBackend): URLSearchParams {
+  const reads = backend.requestsTo('GET', '/rest/v1/aliases');
+  return new URL(reads.at(-1)!.url).searchParams;
+}
+
+describe('organization link pages', () => {
+  it('lists every link made in the organization on its dashboard', async () => {
+    const backend = orgBackend();
+    renderApp({ route: '/app/organizations/acme/dashboard', world: developer(), backend });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Organization dashboard' }),
+    ).toBeVisible();
+    expect(await screen.findByText('No active links yet.', {}, { timeout: 10_000 })).toBeVisible();
+    const read = lastListRead(backend);
+    expect(read.get('organization_id')).toBe(`eq.${ORG_ID}`);
+    expect(read.get('account_id')).toBeNull();
+  });
+
+  it("lists the user's personal links made in the organization on org.me", async () => {
+    const backend = orgBackend();
+    renderApp({ route: '/app/organizations/acme/me', world: developer(), backend });
+    expect(await screen.findByRole('heading', { level: 1, name: 'My links' })).toBeVisible();
+    await screen.findByText('No active links yet.', {}, { timeout: 10_000 });
+    const read = lastListRead(backend);
+    expect(read.get('organization_id')).toBe(`eq.${ORG_ID}`);
+    expect(read.get('account_id')).toBe(`eq.${PERSONAL_ACCOUNT_ID}`);
+  });
+
+  it("lists a team's links on its page", async () => {
+    const backend = orgBackend();
+    renderApp({ route: '/app/organizations/acme/team/marketing', world: developer(), backend });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Team links' })).toBeVisible();
+    await screen.findByText('No active links yet.', {}, { timeout: 10_000 });
+    expect(lastListRead(backend).get('account_id')).toBe(`eq.${TEAM_ACCOUNT_ID}`);
+  });
+});
