@@ -1,4 +1,5 @@
 import { expect, test } from '../support/fixtures.ts';
+import { seriousAccessibilityViolations } from '../support/shell.ts';
 import { openShortLink } from '../support/short-links.ts';
 
 /**
@@ -36,6 +37,7 @@ test('a guest passes the bot check, creates a link that redirects, and finds it 
   await domain.click();
   await expect(page.getByRole('option', { name: /^old\.localhost/ })).toHaveCount(0);
   await page.keyboard.press('Escape');
+  expect(await seriousAccessibilityViolations(page, 'guest create form')).toEqual([]);
 
   const destination = uniqueDestination();
   await form.getByLabel('Long URL').fill(destination);
@@ -49,6 +51,7 @@ test('a guest passes the bot check, creates a link that redirects, and finds it 
   const result = page.getByRole('region', { name: 'Your short link is ready' });
   await expect(result).toBeVisible();
   await expect(result.getByText(destination, { exact: true })).toBeVisible();
+  expect(await seriousAccessibilityViolations(page, 'guest create result')).toEqual([]);
   const shortUrl = await result
     .getByRole('list', { name: /Short URL/ })
     .getByRole('listitem')

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
-import { DEMO_PASSWORD, logIn } from '../support/shell.ts';
+import { DEMO_PASSWORD, logIn, seriousAccessibilityViolations } from '../support/shell.ts';
 
 /**
  * The team choice (link-creation 5, 6): a team where the user is a viewer is offered, disabled,
@@ -27,6 +27,7 @@ test('a team viewer cannot pick that team', async ({ page }) => {
   await page.waitForURL(/\/app(\/dashboard)?$/);
   const form = await openCreatePanel(page);
 
+  expect(await seriousAccessibilityViolations(page, 'create side panel')).toEqual([]);
   const team = form.getByRole('combobox', { name: 'Team' });
   await expect(team).toHaveValue('Personal');
   await team.click();

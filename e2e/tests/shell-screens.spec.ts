@@ -41,11 +41,13 @@ for (const width of BREAKPOINT_WIDTHS) {
     };
 
     await page.goto('/app');
-    await check('home', (p) =>
-      expect(
+    await check('home', async (p) => {
+      await expect(
         p.getByRole('heading', { level: 1, name: 'Shorten, brand and track your links' }),
-      ).toBeVisible(),
-    );
+      ).toBeVisible();
+      // The create form loads on first use: shoot and check it once it is there.
+      await expect(p.getByLabel('Long URL')).toBeVisible({ timeout: 60_000 });
+    });
 
     await page.goto('/app/pricing');
     await check('pricing', (p) => expect(p.getByRole('article').first()).toBeVisible());

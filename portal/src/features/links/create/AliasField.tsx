@@ -3,6 +3,7 @@ import type { CustomAliasAccess } from '@shortlane/shared/domains.ts';
 import { Link } from 'react-router-dom';
 import { href } from '../../../routes/paths.ts';
 import { messageText } from './messageKeys.ts';
+import { READABLE } from './readable.ts';
 
 export interface AliasFieldProps {
   access: CustomAliasAccess;
@@ -38,7 +39,10 @@ export function AliasField({ access, value, onChange, error, disabled, domain }:
       <TextInput
         label="Alias (optional)"
         leftSection={
-          <span aria-hidden style={{ whiteSpace: 'nowrap', fontSize: 12 }}>
+          <span
+            aria-hidden
+            style={{ whiteSpace: 'nowrap', fontSize: 12, color: 'var(--mantine-color-gray-7)' }}
+          >
             {domain}/
           </span>
         }
@@ -61,6 +65,7 @@ export function AliasField({ access, value, onChange, error, disabled, domain }:
           readOnly
           disabled
           description={reason}
+          descriptionProps={READABLE}
           error={error}
         />
       </Tooltip>

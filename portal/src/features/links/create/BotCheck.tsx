@@ -121,7 +121,7 @@ function SandboxWidget({
         />
         {state === 'solving' ? <Loader size="xs" aria-label="Checking" /> : null}
       </Group>
-      <Text size="xs" c="dimmed" mt={4}>
+      <Text size="xs" c="gray.7" mt={4}>
         Bot check (local sandbox)
       </Text>
     </Paper>

@@ -7,6 +7,7 @@ import { useBulkImportMutation } from '../../../data/links-bulk-mutation.ts';
 import { formErrorsFromError } from '../../../lib/forms.ts';
 import { DomainSelect } from './DomainSelect.tsx';
 import { messageText } from './messageKeys.ts';
+import { READABLE } from './readable.ts';
 import { trackCreateAttempt } from './tracking.ts';
 import { useCreateFormModel } from './useCreateFormModel.ts';
 import type { StickyChoice } from './SingleLinkForm.tsx';
@@ -93,6 +94,7 @@ export function BulkLinkForm({ organization, sticky, onScheduled }: BulkLinkForm
           label="File"
           description="A spreadsheet with one long URL per row (csv, xlsx or ods; at most 10 MB)."
           placeholder="Choose a file"
+          descriptionProps={READABLE}
           accept={PICKER_ACCEPT}
           value={file}
           onChange={(next) => {

@@ -1,7 +1,7 @@
 import { Paper, SegmentedControl, Stack, Title, type TitleOrder } from '@mantine/core';
 import type { CreatedItem } from '@shortlane/shared/created-link.ts';
 import { hasFeature } from '@shortlane/shared/features.ts';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { href } from '../../../routes/paths.ts';
 import { useAppState } from '../../../state/appState.ts';
@@ -54,6 +54,7 @@ export function CreateLinkForm({
 }: CreateLinkFormProps) {
   const { viewer } = useAppState();
   const navigate = useNavigate();
+  const titleId = useId();
   const [view, setView] = useState<View>({ kind: 'single' });
   const [sticky, setSticky] = useState<StickyChoice>({ domain: '', team: PERSONAL_TEAM });
   // The same gates the forms use; read here only to offer the Single/Bulk toggle.
@@ -122,9 +123,9 @@ export function CreateLinkForm({
 
   const formView = view.kind === 'single' || view.kind === 'bulk';
   return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby="create-link-title">
+    <Paper withBorder p="lg" radius="md" component="section" aria-labelledby={titleId}>
       <Stack gap="md">
-        <Title order={headingLevel} size="h4" id="create-link-title">
+        <Title order={headingLevel} size="h4" id={titleId}>
           Shorten a link
         </Title>
         {formView && canBulk ? (

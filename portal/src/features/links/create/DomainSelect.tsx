@@ -46,7 +46,7 @@ export function DomainSelect({ choices, value, onChange, error, disabled }: Doma
           <Group gap="xs" wrap="nowrap" title={reason}>
             <Text size="sm">{option.label}</Text>
             {reason ? (
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="gray.7">
                 — {reason}
               </Text>
             ) : null}

@@ -22,7 +22,7 @@ import { ERROR_CODES } from '@shortlane/shared/errors.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { validateTags } from '@shortlane/shared/validation/tags.ts';
 import { stripUtm } from '@shortlane/shared/validation/utm.ts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useCreateLinkMutation, type LinkCreateBody } from '../../../data/links-create-mutation.ts';
 import { formErrorsFromError } from '../../../lib/forms.ts';
 import { useAppState } from '../../../state/appState.ts';
@@ -38,6 +38,7 @@ import { TagsField } from './TagsField.tsx';
 import { trackCreateAttempt } from './tracking.ts';
 import { useCreateFormModel } from './useCreateFormModel.ts';
 import { useCreditsCheck } from './useCreditsCheck.ts';
+import { READABLE } from './readable.ts';
 import type { CreateFormMode, OrganizationScope } from './workspace.ts';
 
 export interface SingleFormValues {
@@ -113,6 +114,7 @@ export function SingleLinkForm({
   const [confirming, setConfirming] = useState(false);
   const autoSubmitted = useRef(false);
   const utmApplied = useRef(false);
+  const advancedId = useId();
 
   // The domain in use: the chosen one while selectable, else the first selectable one, else the
   // current host with 'domain not found' (link-creation 4).
@@ -337,15 +339,15 @@ export function SingleLinkForm({
         <UnstyledButton
           onClick={() => setAdvanced((open) => !open)}
           aria-expanded={advanced}
-          aria-controls="create-link-advanced"
+          aria-controls={advancedId}
           fz="sm"
           fw={600}
-          c="blue"
+          c="blue.8"
         >
           {advanced ? 'Hide advanced options' : 'Advanced options'}
         </UnstyledButton>
         <Collapse expanded={advanced}>
-          <Stack gap="sm" id="create-link-advanced">
+          <Stack gap="sm" id={advancedId}>
             <Switch
               label="Add UTM parameters"
               checked={utmOn}
@@ -361,6 +363,7 @@ export function SingleLinkForm({
                 type="datetime-local"
                 label="Link expiry (your local time)"
                 description={model.expiryAllowed ? 'Leave empty to keep the link forever.' : ''}
+                descriptionProps={READABLE}
                 min={expiryBounds.min}
                 max={expiryBounds.max}
                 disabled={busy || !model.expiryAllowed}

@@ -2,6 +2,7 @@ import { Stack, TagsInput, Text, Tooltip } from '@mantine/core';
 import { TAG_LENGTH } from '@shortlane/shared/constants.ts';
 import { ERROR_CODES } from '@shortlane/shared/errors.ts';
 import { normalizeTag } from '@shortlane/shared/validation/tags.ts';
+import { READABLE } from './readable.ts';
 
 export interface TagsFieldProps {
   value: string[];
@@ -45,6 +46,7 @@ export function TagsField({ value, onChange, errors, locked, disabled }: TagsFie
       description={`Press Enter or comma after each tag (${TAG_LENGTH.min} to ${TAG_LENGTH.max} characters).`}
       value={value}
       onChange={(tags) => onChange(tags.map(normalizeTag).filter((tag) => tag !== ''))}
+      descriptionProps={READABLE}
       allowDuplicates
       acceptValueOnBlur
       disabled={disabled || locked}
