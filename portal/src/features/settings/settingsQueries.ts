@@ -1,5 +1,6 @@
 import { hasUserStatusFlag } from '@shortlane/shared/constants.ts';
 import { useQuery } from '@tanstack/react-query';
+import { SKIP_GLOBAL_ERRORS_HEADER } from '../../api/globalResponses.ts';
 import { userScope } from '../../data/keys.ts';
 import { unwrap } from '../../data/unwrap.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
@@ -23,16 +24,28 @@ export async function fetchBillingFacts(
   userId: string,
   accountId: string,
 ): Promise<BillingFacts> {
+  // Only entries of a sidebar hang on these: a failure hides them quietly, no notice.
   const [orders, domains, profile] = await Promise.all([
-    supabase.from('orders').select('id').eq('account_id', accountId).limit(1),
+    supabase
+      .from('orders')
+      .select('id')
+      .eq('account_id', accountId)
+      .limit(1)
+      .setHeader(SKIP_GLOBAL_ERRORS_HEADER, '1'),
     supabase
       .from('domains')
       .select('id')
       .eq('account_id', accountId)
       .eq('kind', 'branded')
       .eq('is_deleted', false)
-      .limit(1),
-    supabase.from('profiles').select('status').eq('id', userId).single(),
+      .limit(1)
+      .setHeader(SKIP_GLOBAL_ERRORS_HEADER, '1'),
+    supabase
+      .from('profiles')
+      .select('status')
+      .eq('id', userId)
+      .setHeader(SKIP_GLOBAL_ERRORS_HEADER, '1')
+      .single(),
   ]);
   return {
     hasOrders: unwrap(orders).length > 0,
