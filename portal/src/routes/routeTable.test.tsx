@@ -24,10 +24,10 @@ describe('the route table', () => {
   });
 
   it('renders a not-yet-built page with its title, what will be there and the way home', async () => {
-    const { user, router } = renderApp({ route: '/app/dashboard', world: signedInWorld() });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
-    expect(screen.getByText(/Your short links with their clicks/)).toBeVisible();
-    expect(document.title).toBe('Dashboard · Shortlane');
+    const { user, router } = renderApp({ route: '/app/help', world: signedInWorld() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Help' })).toBeVisible();
+    expect(screen.getByText(/Answers to common questions about short links/)).toBeVisible();
+    expect(document.title).toBe('Help · Shortlane');
     await user.click(screen.getByRole('link', { name: 'Back to the homepage' }));
     expect(currentUrl(router)).toBe('/app');
   });
