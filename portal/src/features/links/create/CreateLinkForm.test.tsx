@@ -210,6 +210,36 @@ describe('CreateLinkForm for a signed-in user', () => {
   });
 });
 
+describe('a legacy create flash', () => {
+  afterEach(() => window.localStorage.removeItem('termsAccepted'));
+
+  it('prefills a guest form from the address and waits for the bot check', async () => {
+    render(<CreateLinkForm mode="home" />, {
+      world: { domains: DOMAINS },
+      route: '/?url=https%3A%2F%2Fexample.com%2Flegacy&alias=old-link',
+    });
+    const form = await formRegion();
+    expect(within(form).getByLabelText(/Long URL/)).toHaveValue('https://example.com/legacy');
+    expect(within(form).getByLabelText('Alias (optional)')).toHaveValue('old-link');
+    expect(within(form).getByRole('button', { name: 'Shorten URL' })).toBeDisabled();
+  });
+
+  it('creates at once for a user who accepted the terms', async () => {
+    window.localStorage.setItem('termsAccepted', 'true');
+    const backend = new TestBackend().on('POST', CREATE_PATH, () => json(CREATED));
+    render(<CreateLinkForm mode="home" />, {
+      world: { ...signedInWorld(), domains: DOMAINS },
+      backend,
+      route: '/?url=https%3A%2F%2Fexample.com%2Fpage',
+    });
+    expect(
+      await screen.findByText('http://shrt.test/abc123', {}, { timeout: 10_000 }),
+    ).toBeVisible();
+    const [request] = backend.requestsTo('POST', CREATE_PATH);
+    expect(await request!.json()).toMatchObject({ url: 'https://example.com/page' });
+  });
+});
+
 describe('the Create side panel', () => {
   it('shows the plan-limit modal instead once active aliases reached the limit', async () => {
     const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_limits', () =>

@@ -1,13 +1,16 @@
 import { Paper, SegmentedControl, Stack, Title, type TitleOrder } from '@mantine/core';
 import type { CreatedItem } from '@shortlane/shared/created-link.ts';
+import { CONSENT_DEFAULTS, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { hasFeature } from '@shortlane/shared/features.ts';
 import { useId, useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { href } from '../../../routes/paths.ts';
 import { useAppState } from '../../../state/appState.ts';
+import { useStoredFlag } from '../../../state/storedFlag.ts';
 import { rememberGuestLink } from '../guestHistory.ts';
 import { BulkLinkResult, SingleLinkResult } from '../result/index.ts';
 import { BulkLinkForm, type ScheduledBatch } from './BulkLinkForm.tsx';
+import { legacyCreateFlash } from './legacyFlash.ts';
 import { useCreateFormModel } from './useCreateFormModel.ts';
 import { SingleLinkForm, type StickyChoice } from './SingleLinkForm.tsx';
 import { PERSONAL_TEAM, type CreateFormMode, type OrganizationScope } from './workspace.ts';
@@ -49,10 +52,20 @@ export function CreateLinkForm({
   mode,
   organization = null,
   headingLevel = 2,
-  prefill = null,
+  prefill: givenPrefill = null,
   onCreated,
 }: CreateLinkFormProps) {
-  const { viewer } = useAppState();
+  const { viewer, privacy } = useAppState();
+  const [search] = useSearchParams();
+  const [termsAccepted] = useStoredFlag(STORAGE_KEYS.termsAccepted, CONSENT_DEFAULTS.terms);
+  // On the homepage a legacy create flash in the address prefills the form (read once).
+  const [prefill] = useState(
+    () =>
+      givenPrefill ??
+      (mode === 'home'
+        ? legacyCreateFlash(search, { termsAccepted, ccpaAccepted: privacy.ccpaAccepted })
+        : null),
+  );
   const navigate = useNavigate();
   const titleId = useId();
   const [view, setView] = useState<View>({ kind: 'single' });
