@@ -1,10 +1,10 @@
 import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
-import { totpCodeField } from '@shortlane/shared/schemas/two-factor.ts';
+import { parseTotpCode } from '@shortlane/shared/validation/totp.ts';
 import type { SupabaseEnv } from '@shortlane/shared/supabase-env.ts';
 import type { Session, SupabaseClient } from '@supabase/supabase-js';
 import { signInAside } from '../features/two-factor/signInAside.ts';
-import { MESSAGES_2FA } from '../features/two-factor/twoFactorApi.ts';
+import { MESSAGES_2FA } from '../features/two-factor/messages.ts';
 import { authErrorMessage } from './authErrorMessage.ts';
 
 export const WRONG_PASSWORD = 'The password is incorrect.';
@@ -56,15 +56,15 @@ export async function reauthenticate(
     if (error)
       return error.code === 'invalid_credentials' ? WRONG_PASSWORD : authErrorMessage(error);
   } else {
-    const code = totpCodeField.safeParse(answer.code ?? '');
-    if (!code.success) return { code: code.error.issues[0]?.message ?? MESSAGES_2FA.wrongCode };
+    const code = parseTotpCode(answer.code ?? '');
+    if ('error' in code) return { code: code.error };
     const signedIn = await signInAside(aside.env, email, password, aside.fetch);
     if (signedIn instanceof Error) {
       return signedIn.code === 'invalid_credentials' ? WRONG_PASSWORD : authErrorMessage(signedIn);
     }
     const verified = await signedIn.client.auth.mfa.challengeAndVerify({
       factorId,
-      code: code.data,
+      code: code.code,
     });
     if (verified.error) return { code: MESSAGES_2FA.wrongCode };
     const { error } = await supabase.auth.setSession({

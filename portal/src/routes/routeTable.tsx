@@ -1,6 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { Navigate, useLocation, useParams, type RouteObject } from 'react-router-dom';
-import { SettingsLayout } from '../features/settings/SettingsLayout.tsx';
 import { RootLayout } from '../layout/RootLayout.tsx';
 import type { PortalConfig } from '../lib/config.ts';
 import { ExternalRedirect } from './ExternalRedirect.tsx';
@@ -41,6 +40,12 @@ const StartImpersonationPage = page(
 );
 const StopImpersonatingPage = page(
   () => import('../features/impersonation/StopImpersonatingPage.tsx'),
+);
+// The settings sidebars: loaded with the first settings page, not with the first page.
+const SettingsLayout = lazy(() =>
+  import('../features/settings/SettingsLayout.tsx').then((module) => ({
+    default: module.SettingsLayout,
+  })),
 );
 const PlaceholderPage = lazy(() => import('../pages/PlaceholderPage/PlaceholderPage.tsx'));
 

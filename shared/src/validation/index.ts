@@ -6,3 +6,4 @@ export * from './expiry.ts';
 export * from './utm.ts';
 export * from './password.ts';
 export * from './files.ts';
+export * from './totp.ts';

@@ -1,9 +1,14 @@
 import { ActionIcon, Indicator, Loader, Popover } from '@mantine/core';
-import { useId, useState } from 'react';
+import { lazy, useId, useState } from 'react';
 import { BellIcon } from '../../components/icons.tsx';
+import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
 import { useMarkAnnouncementsReadMutation } from '../../data/notifications-mark-read-mutation.ts';
 import { useRecentFeedQuery, type RecentFeed } from '../../data/notifications-query.ts';
-import { NotificationsMenu } from './NotificationsMenu.tsx';
+
+// The list is fetched when the bell is first opened, not with the first page.
+const NotificationsMenu = lazy(() =>
+  import('./NotificationsMenu.tsx').then((module) => ({ default: module.NotificationsMenu })),
+);
 
 const hasUnreadAnnouncement = (feed: RecentFeed) =>
   feed.entries.some((entry) => entry.kind === 'announcement' && entry.unread);
@@ -73,12 +78,14 @@ export function NotificationBell() {
         </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown aria-labelledby={headingId}>
-        <NotificationsMenu
-          feed={snapshot ?? feed.data}
-          status={feed.status}
-          headingId={headingId}
-          onNavigate={close}
-        />
+        <LazyOnFirstUse active={opened}>
+          <NotificationsMenu
+            feed={snapshot ?? feed.data}
+            status={feed.status}
+            headingId={headingId}
+            onNavigate={close}
+          />
+        </LazyOnFirstUse>
       </Popover.Dropdown>
     </Popover>
   );

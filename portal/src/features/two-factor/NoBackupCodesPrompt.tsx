@@ -1,10 +1,13 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
+import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
 import { href, paths } from '../../routes/paths.ts';
 import { useSecondFactorDue } from './secondFactorContext.ts';
 import { useTwoFactorStatusQuery } from './twoFactorQuery.ts';
+
+// Few users ever see it: the modal is fetched the first time it opens.
+const NoBackupCodesModal = lazy(() => import('./NoBackupCodesModal.tsx'));
 
 /** Session storage: the user chose "Not now" in this tab; asked again in the next session. */
 export const NO_BACKUP_CODES_DISMISSED_KEY = 'twoFactorNoBackupCodesDismissed';
@@ -37,27 +40,15 @@ export function NoBackupCodesPrompt() {
   };
 
   return (
-    <Modal opened={opened} onClose={dismiss} centered title="No backup codes left">
-      <Stack gap="md">
-        <Text size="sm">
-          Two-factor authentication is on, but you have no unused backup codes. Without one you
-          cannot log in if you lose your authenticator app. Generate new codes and keep them
-          somewhere safe.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={dismiss}>
-            Not now
-          </Button>
-          <Button
-            onClick={() => {
-              dismiss();
-              void navigate(href('settings.security'));
-            }}
-          >
-            Generate backup codes
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <LazyOnFirstUse active={opened}>
+      <NoBackupCodesModal
+        opened={opened}
+        onDismiss={dismiss}
+        onGenerate={() => {
+          dismiss();
+          void navigate(href('settings.security'));
+        }}
+      />
+    </LazyOnFirstUse>
   );
 }

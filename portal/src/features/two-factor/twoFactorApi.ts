@@ -1,20 +1,9 @@
 import type { AuthError, Factor } from '@supabase/supabase-js';
 import { SKIP_GLOBAL_ERRORS_HEADER } from '../../api/globalResponses.ts';
 import type { PortalSupabase } from '../../lib/supabase.ts';
+import { MESSAGES_2FA } from './messages.ts';
 
-/**
- * The calls behind the two-factor screens: Auth's TOTP factors (enroll, challenge and verify,
- * unenroll) and the database's backup-code RPCs (20261122001400_two_factor.sql). Each resolves
- * with what the screen shows; none throws for an answer the user can act on.
- */
-
-export const MESSAGES_2FA = {
-  wrongCode: 'The code is invalid or has expired. Enter the current code from your app.',
-  wrongBackupCode: 'The backup code is invalid or was already used.',
-  tooManyAttempts: 'Too many wrong codes. Try again in 15 minutes.',
-  noFactor: 'Two-factor authentication is not enabled for this account.',
-  failed: 'Something went wrong. Please try again.',
-} as const;
+export { MESSAGES_2FA };
 
 /** Auth's answer to a wrong or reused TOTP code (GoTrue error codes). */
 const WRONG_CODE_ERRORS = new Set(['mfa_verification_failed', 'mfa_challenge_expired']);

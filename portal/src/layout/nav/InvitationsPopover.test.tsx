@@ -73,7 +73,7 @@ describe('the invitations popover', () => {
     async () => {
       const { user } = renderWithInvitations();
       const popover = await openInvitations(user, 'Invitations, 2 pending');
-      const [team, organization] = within(popover).getAllByRole('listitem');
+      const [team, organization] = await within(popover).findAllByRole('listitem');
       expect(team).toHaveTextContent(
         'Grace Hopper invited you to join the team Marketing of Acme as Member',
       );
@@ -96,7 +96,7 @@ describe('the invitations popover', () => {
       const organizationReads = () => backend.requestsTo('GET', '/rest/v1/organizations').length;
       const before = { teams: teamReads(), organizations: organizationReads() };
 
-      const [team] = within(popover).getAllByRole('listitem');
+      const [team] = await within(popover).findAllByRole('listitem');
       await user.click(within(team!).getByRole('button', { name: 'Accept' }));
       expect(await screen.findByText('The invitation has been accepted.')).toBeVisible();
       const call = backend.requestsTo('POST', '/rest/v1/rpc/accept_invitation')[0]!;
@@ -143,7 +143,7 @@ describe('the invitations popover', () => {
       const popover = await openInvitations(user, 'Invitations, 2 pending');
       await user.click(within(popover).getAllByRole('button', { name: 'Accept' })[0]!);
       expect(await screen.findByText('That user is already on the team or invited')).toBeVisible();
-      expect(within(popover).getAllByRole('listitem')).toHaveLength(2);
+      expect(await within(popover).findAllByRole('listitem')).toHaveLength(2);
       expect(notices(rendered)).not.toContain('The invitation has been accepted.');
     },
     SLOW,

@@ -1,171 +1,14 @@
-import {
-  ActionIcon,
-  Avatar,
-  Button,
-  Group,
-  Indicator,
-  Popover,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
-import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
-import { mapApiError } from '@shortlane/shared/errors.ts';
-import { MESSAGES } from '@shortlane/shared/messages.ts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useRef } from 'react';
+import { ActionIcon, Indicator, Popover, Stack, Title } from '@mantine/core';
+import { lazy, useId, useRef, useState } from 'react';
 import { EnvelopeIcon } from '../../components/icons.tsx';
-import {
-  forgetInvitation,
-  usePendingInvitationsQuery,
-  type PendingInvitation,
-} from '../../data/invitations-query.ts';
-import { refreshAppState } from '../../data/refresh.ts';
-import { ApiError, unwrap } from '../../data/unwrap.ts';
-import { useServices } from '../../lib/servicesContext.ts';
+import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
+import { usePendingInvitationsQuery } from '../../data/invitations-query.ts';
 import type { Viewer } from '../../state/appState.ts';
 
-/**
- * What to say when answering failed (link-creation 8: "on error the first invitation error is
- * shown"), or null when the global handler already said it: a 422 brings its field messages
- * there, a session or network failure has its own flow.
- */
-export function invitationErrorMessage(error: unknown): string | null {
-  if (!(error instanceof ApiError) || error.status === 422 || error.status === 401) return null;
-  const mapped = mapApiError(error.status, error.body);
-  return mapped.fieldErrors.invitation ?? mapped.fieldErrors.form ?? mapped.notices[0] ?? null;
-}
-
-/**
- * Accepts or rejects an invitation (link-creation 4): it leaves the list and the state is
- * refreshed, so a team or organization joined shows up in the menus at once.
- */
-function useAnswerInvitation(viewer: Viewer, onAnswered: () => void) {
-  const { supabase, notify } = useServices();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ id, accept }: { id: string; accept: boolean }) => {
-      const call = accept
-        ? supabase.rpc('accept_invitation', { p_invitation_id: id })
-        : supabase.rpc('reject_invitation', { p_invitation_id: id });
-      unwrap(await call);
-      return accept;
-    },
-    onSuccess: (accepted, { id }) => {
-      forgetInvitation(queryClient, viewer.id, id);
-      onAnswered();
-      notify({
-        message: accepted ? MESSAGES.invitationAccepted : MESSAGES.invitationRejected,
-        durationMs: NOTICE_DURATION_MS.default,
-        tone: 'success',
-      });
-    },
-    onError: (error) => {
-      const message = invitationErrorMessage(error);
-      if (message) notify({ message, durationMs: NOTICE_DURATION_MS.default, tone: 'error' });
-    },
-    onSettled: () => refreshAppState(queryClient, viewer.id),
-  });
-}
-
-const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
-/** "the team Marketing of Acme", "the organization Acme". */
-function targetText(invitation: PendingInvitation): string {
-  if (invitation.source === 'team') {
-    const team = invitation.team?.name ?? 'a team';
-    return invitation.organization
-      ? `the team ${team} of ${invitation.organization.name}`
-      : `the team ${team}`;
-  }
-  return `the organization ${invitation.organization?.name ?? 'an organization'}`;
-}
-
-function InvitationItem({
-  invitation,
-  viewer,
-  onAnswered,
-}: {
-  invitation: PendingInvitation;
-  viewer: Viewer;
-  onAnswered: () => void;
-}) {
-  const answer = useAnswerInvitation(viewer, onAnswered);
-  const textId = useId();
-  const busy = answer.isPending;
-  const accepting = busy && answer.variables.accept;
-  return (
-    <Stack gap={6} component="li" aria-labelledby={textId}>
-      <Group gap="sm" wrap="nowrap" align="flex-start">
-        {invitation.organization?.photoUrl && (
-          // Decorative: the organization is named in the text beside it.
-          <Avatar src={invitation.organization.photoUrl} alt="" size={32} radius="sm" />
-        )}
-        <Stack gap={2}>
-          <Text size="sm" id={textId}>
-            {invitation.inviterName ? `${invitation.inviterName} invited you to join ` : 'Join '}
-            <strong>{targetText(invitation)}</strong>
-            {invitation.role ? ` as ${capitalise(invitation.role)}` : ''}
-          </Text>
-          {invitation.message && (
-            <Text size="sm" c="gray.7" fs="italic">
-              “{invitation.message}”
-            </Text>
-          )}
-        </Stack>
-      </Group>
-      <Group gap="xs">
-        <Button
-          size="xs"
-          loading={accepting}
-          disabled={busy && !accepting}
-          aria-describedby={textId}
-          onClick={() => answer.mutate({ id: invitation.id, accept: true })}
-        >
-          Accept
-        </Button>
-        <Button
-          size="xs"
-          variant="default"
-          loading={busy && !accepting}
-          disabled={accepting}
-          aria-describedby={textId}
-          onClick={() => answer.mutate({ id: invitation.id, accept: false })}
-        >
-          Reject
-        </Button>
-      </Group>
-    </Stack>
-  );
-}
-
-/**
- * The invitations with Accept and Reject, or 'No Invitations'. An answered one leaves the list,
- * taking its buttons (and the focus) with it: `onAnswered` puts the focus somewhere sensible.
- */
-export function InvitationList({
-  viewer,
-  invitations,
-  onAnswered = () => {},
-}: {
-  viewer: Viewer;
-  invitations: readonly PendingInvitation[];
-  onAnswered?: () => void;
-}) {
-  if (invitations.length === 0) return <Text size="sm">No Invitations</Text>;
-  return (
-    <Stack gap="md" component="ul" m={0} p={0} style={{ listStyle: 'none' }}>
-      {invitations.map((invitation) => (
-        <InvitationItem
-          key={invitation.id}
-          invitation={invitation}
-          viewer={viewer}
-          onAnswered={onAnswered}
-        />
-      ))}
-    </Stack>
-  );
-}
+// The list and its answers are fetched when the envelope is first opened.
+const InvitationList = lazy(() =>
+  import('./InvitationList.tsx').then((module) => ({ default: module.InvitationList })),
+);
 
 /** The envelope with the count of pending invitations, opening their list. */
 export function InvitationsPopover({ viewer }: { viewer: Viewer }) {
@@ -173,8 +16,18 @@ export function InvitationsPopover({ viewer }: { viewer: Viewer }) {
   const count = invitations.length;
   const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const [opened, setOpened] = useState(false);
   return (
-    <Popover width={360} position="bottom-end" shadow="md" withArrow trapFocus returnFocus>
+    <Popover
+      width={360}
+      position="bottom-end"
+      shadow="md"
+      withArrow
+      trapFocus
+      returnFocus
+      onOpen={() => setOpened(true)}
+      onClose={() => setOpened(false)}
+    >
       <Popover.Target>
         <ActionIcon
           variant="subtle"
@@ -192,11 +45,13 @@ export function InvitationsPopover({ viewer }: { viewer: Viewer }) {
           <Title order={2} size="h5" id={headingId} ref={headingRef} tabIndex={-1}>
             Invitations
           </Title>
-          <InvitationList
-            viewer={viewer}
-            invitations={invitations}
-            onAnswered={() => headingRef.current?.focus()}
-          />
+          <LazyOnFirstUse active={opened}>
+            <InvitationList
+              viewer={viewer}
+              invitations={invitations}
+              onAnswered={() => headingRef.current?.focus()}
+            />
+          </LazyOnFirstUse>
         </Stack>
       </Popover.Dropdown>
     </Popover>

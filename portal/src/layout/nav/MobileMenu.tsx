@@ -9,7 +9,7 @@ import { useConfig } from '../../lib/servicesContext.ts';
 import { href, paths } from '../../routes/paths.ts';
 import type { Viewer } from '../../state/appState.ts';
 import { FEATURE_LINKS } from './featureLinks.ts';
-import { InvitationList } from './InvitationsPopover.tsx';
+import { InvitationList } from './InvitationList.tsx';
 import { CREATE_LABEL, type NavModel } from './navModel.ts';
 import { useCurrentOrganizationSlug } from './useNavViewer.ts';
 
