@@ -73,7 +73,7 @@ test('a CSV of 200 rows creates 200 links and a notification', async ({ page }) 
       .select('type, body, user:user_id')
       .like('body', `%${fileName}%`);
     if (error) throw new Error(error.message);
-    return data.length > 0 ? data[0] : null;
+    return data[0] ?? null;
   });
   expect(notification.type).toBe('bulk_import.completed');
   expect(notification.body).toBe(`${ROWS} of ${ROWS} links from ${fileName} were created.`);
