@@ -46,3 +46,9 @@ window.ResizeObserver ??= NoLayoutResizeObserver;
 
 // Mantine's Combobox and ScrollArea scroll elements into view; jsdom does no layout.
 window.HTMLElement.prototype.scrollIntoView ??= () => {};
+
+// Mantine's autosize textarea (the description field) listens for web fonts loading; jsdom has
+// no FontFaceSet, and no fonts load in it.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: new EventTarget(), configurable: true });
+}

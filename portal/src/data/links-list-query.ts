@@ -246,19 +246,42 @@ export function useTeamAccountIdQuery(teamId: string | null) {
   });
 }
 
-/** An organization's id by its slug (null when the user may not see it). */
-export function useOrganizationIdQuery(orgSlug: string) {
+/** An organization the page names by slug, as its lists and its create form need it. */
+export interface OrganizationBySlug {
+  id: string;
+  slug: string;
+  /** The organization's account: its domains' owner. */
+  accountId: string;
+  /** Owner, or a role holding 'teams': viewers' teams stay choosable (link-creation 5). */
+  canManageTeams: boolean;
+}
+
+/** The organization organization/{org} (null when not visible to the user). */
+export function useOrganizationBySlugQuery(orgSlug: string) {
   const supabase = useSupabase();
   const userId = useUserId();
   return useQuery({
-    queryKey: [...organizationKeys.mine(userId ?? ''), 'id-by-slug', orgSlug],
-    queryFn: async () => {
+    queryKey: [...organizationKeys.mine(userId ?? ''), 'by-slug', orgSlug],
+    queryFn: async (): Promise<OrganizationBySlug | null> => {
       const result = await supabase
         .from('organizations')
-        .select('id')
+        .select(
+          'id, slug, account_id, account:accounts(owner_id), organization_users(user_id, role:organization_roles(permissions))',
+        )
         .eq('slug', orgSlug)
         .maybeSingle();
-      return result.error ? unwrap(result) : (result.data?.id ?? null);
+      const row = result.error ? unwrap(result) : result.data;
+      if (!row) return null;
+      const ownRole = row.organization_users.find((member) => member.user_id === userId)?.role;
+      return {
+        id: row.id,
+        slug: row.slug,
+        accountId: row.account_id,
+        canManageTeams:
+          row.account?.owner_id === userId ||
+          // Permission names are compared lower-cased, as shared/permissions does.
+          (ownRole?.permissions ?? []).some((name) => name.toLowerCase() === 'teams'),
+      };
     },
     enabled: userId != null,
   });

@@ -20,6 +20,7 @@ function developer(): TestWorld {
         id: ORG_ID,
         slug: 'acme',
         name: 'Acme',
+        account_id: 'account-acme',
         archived_at: null,
         account: { owner_id: TEST_USER_ID },
         organization_users: [],
@@ -49,6 +50,15 @@ describe('organization link pages', () => {
     const read = lastListRead(backend);
     expect(read.get('organization_id')).toBe(`eq.${ORG_ID}`);
     expect(read.get('account_id')).toBeNull();
+  });
+
+  it('puts the create form in organization mode above the list, with a description', async () => {
+    const backend = orgBackend();
+    renderApp({ route: '/app/organizations/acme/dashboard', world: developer(), backend });
+    await screen.findByRole('heading', { level: 1, name: 'Organization dashboard' });
+    expect(await screen.findByLabelText(/long url/i, {}, { timeout: 10_000 })).toBeVisible();
+    // The description field belongs to organization mode only (link-creation 2).
+    expect(await screen.findByLabelText(/description/i)).toBeVisible();
   });
 
   it("lists the user's personal links made in the organization on org.me", async () => {

@@ -2,13 +2,14 @@ import { Alert, Container, Stack, Text, Title } from '@mantine/core';
 import { useParams } from 'react-router-dom';
 import { PageLoader } from '../../../components/PageLoader.tsx';
 import {
-  useOrganizationIdQuery,
+  useOrganizationBySlugQuery,
   useOrganizationTeamAccountIdQuery,
 } from '../../../data/links-list-query.ts';
 import { useProfileQuery } from '../../../data/profile-query.ts';
 import { useConfig } from '../../../lib/servicesContext.ts';
 import { usePageTitle } from '../../../lib/usePageTitle.ts';
 import { useCurrentRouteName } from '../../../routes/currentRoute.ts';
+import { CreateLinkForm } from '../create/CreateLinkForm.tsx';
 import { LinkListView } from './LinkListView.tsx';
 import { organizationListScope, type OrganizationListPage } from './organizationLists.ts';
 
@@ -22,9 +23,10 @@ const TITLES = {
 } as const;
 
 /**
- * org.dashboard, org.me and org.team: the organization's link lists (link-creation 7). The
- * create form (organization mode) belongs above the list; the add-to-list rule for what it
- * creates is organizationLists.acceptsCreatedLink.
+ * org.dashboard, org.me and org.team: the create form in organization mode above the
+ * organization's link list (link-creation 4 and 7). A created link refreshes the list, which
+ * lists its own scope, so it shows only where organizationLists.acceptsCreatedLink says it
+ * belongs.
  */
 export default function OrganizationLinksPage() {
   const routeName = useCurrentRouteName();
@@ -32,7 +34,7 @@ export default function OrganizationLinksPage() {
   const { productName } = useConfig();
   const texts = TITLES[routeName as keyof typeof TITLES] ?? TITLES['org.dashboard'];
   usePageTitle(texts.title, productName);
-  const organization = useOrganizationIdQuery(org);
+  const organization = useOrganizationBySlugQuery(org);
   const teamAccount = useOrganizationTeamAccountIdQuery(
     org,
     routeName === 'org.team' ? team : null,
@@ -62,7 +64,7 @@ export default function OrganizationLinksPage() {
       : routeName === 'org.me'
         ? { kind: 'me' }
         : { kind: 'dashboard' };
-  const scope = organizationListScope(page, organization.data, profile.data.personal_account_id);
+  const scope = organizationListScope(page, organization.data.id, profile.data.personal_account_id);
 
   return (
     <Container size="lg" py="xl">
@@ -73,6 +75,14 @@ export default function OrganizationLinksPage() {
             {texts.intro}
           </Text>
         </div>
+        <CreateLinkForm
+          mode="organization"
+          organization={{
+            slug: organization.data.slug,
+            accountId: organization.data.accountId,
+            canManageTeams: organization.data.canManageTeams,
+          }}
+        />
         <div>
           <Title order={2} size="h3" mb="sm">
             Links
