@@ -31,9 +31,11 @@ export interface TestWorld {
     id: string;
     slug: string;
     name: string;
+    /** The organization's account (the create form's domain owner in organization mode). */
+    account_id?: string;
     archived_at: string | null;
     account: { owner_id: string } | null;
-    organization_users: { user_id: string }[];
+    organization_users: { user_id: string; role?: { permissions: string[] } | null }[];
   }[];
   /** domains rows as the create form selects them (data/links-create-domains-query.ts). */
   domains?: unknown[];

@@ -259,158 +259,161 @@ export function SingleLinkForm({
   );
 
   return (
-    <form
-      noValidate
-      aria-busy={busy}
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
-      <Stack gap="sm">
-        <TextInput
-          ref={urlInput}
-          label="Long URL"
-          placeholder="https://example.com/a-very-long-address"
-          type="url"
-          inputMode="url"
-          autoComplete="url"
-          required
-          {...form.getInputProps('url')}
-        />
-        <Group grow align="flex-start" wrap="wrap">
-          <DomainSelect
-            choices={model.choices}
-            value={values.domain}
-            onChange={(domain) => {
-              form.setFieldValue('domain', domain);
-              form.clearFieldError('domain');
-            }}
-            error={form.errors.domain as string | undefined}
-            disabled={busy || model.loading}
+    <>
+      <form
+        noValidate
+        aria-busy={busy}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack gap="sm">
+          <TextInput
+            ref={urlInput}
+            label="Long URL"
+            placeholder="https://example.com/a-very-long-address"
+            type="url"
+            inputMode="url"
+            autoComplete="url"
+            required
+            {...form.getInputProps('url')}
           />
-          <AliasField
-            access={model.aliasAccess}
-            domain={values.domain}
-            value={values.alias}
-            onChange={(alias) => form.setFieldValue('alias', alias)}
-            error={form.errors.alias as string | undefined}
-            disabled={busy}
-          />
-        </Group>
-        {model.teamOptions.length > 1 ? (
-          <Select
-            label="Team"
-            data={model.teamOptions}
-            value={values.team}
-            allowDeselect={false}
-            onChange={(team) => team != null && form.setFieldValue('team', team)}
-            error={form.errors.team as string | undefined}
-            disabled={busy}
-            comboboxProps={{ withinPortal: true }}
-          />
-        ) : null}
-        {mode === 'organization' ? (
-          <Textarea
-            label="Description"
-            autosize
-            minRows={2}
-            {...form.getInputProps('description')}
-          />
-        ) : null}
-        {model.guest ? null : (
-          <TagsField
-            value={values.tags}
-            onChange={(tags) => {
-              form.setFieldValue('tags', tags);
-              // One update: the tag errors are replaced as a whole, other fields keep theirs.
-              const others = Object.fromEntries(
-                Object.entries(form.errors).filter(
-                  ([field]) => field !== 'tags' && !field.startsWith('tags.'),
-                ),
-              );
-              form.setErrors({ ...others, ...validateTags(tags).errors });
-            }}
-            errors={tagErrors}
-            locked={!model.tagsAllowed}
-            disabled={busy}
-          />
-        )}
-        <UnstyledButton
-          onClick={() => setAdvanced((open) => !open)}
-          aria-expanded={advanced}
-          aria-controls={advancedId}
-          fz="sm"
-          fw={600}
-          c="blue.8"
-        >
-          {advanced ? 'Hide advanced options' : 'Advanced options'}
-        </UnstyledButton>
-        <Collapse expanded={advanced}>
-          <Stack gap="sm" id={advancedId}>
-            <Switch
-              label="Add UTM parameters"
-              checked={utmOn}
-              onChange={(event) => toggleUtm(event.currentTarget.checked)}
+          <Group grow align="flex-start" wrap="wrap">
+            <DomainSelect
+              choices={model.choices}
+              value={values.domain}
+              onChange={(domain) => {
+                form.setFieldValue('domain', domain);
+                form.clearFieldError('domain');
+              }}
+              error={form.errors.domain as string | undefined}
+              disabled={busy || model.loading}
+            />
+            <AliasField
+              access={model.aliasAccess}
+              domain={values.domain}
+              value={values.alias}
+              onChange={(alias) => form.setFieldValue('alias', alias)}
+              error={form.errors.alias as string | undefined}
               disabled={busy}
             />
-            <Tooltip
-              label={ERROR_CODES.expiry_not_allowed.message}
-              disabled={model.expiryAllowed}
-              position="top-start"
-            >
-              <TextInput
-                type="datetime-local"
-                label="Link expiry (your local time)"
-                description={model.expiryAllowed ? 'Leave empty to keep the link forever.' : ''}
-                descriptionProps={READABLE}
-                min={expiryBounds.min}
-                max={expiryBounds.max}
-                disabled={busy || !model.expiryAllowed}
-                value={values.expiresAt}
-                onChange={(event) => {
-                  const value = event.currentTarget.value;
-                  form.setFieldValue('expiresAt', value);
-                  const error = expiryInputError(value, new Date());
-                  if (error) form.setFieldError('expiresAt', error);
-                  else form.clearFieldError('expiresAt');
-                }}
-                error={form.errors.expiresAt}
+          </Group>
+          {model.teamOptions.length > 1 ? (
+            <Select
+              label="Team"
+              data={model.teamOptions}
+              value={values.team}
+              allowDeselect={false}
+              onChange={(team) => team != null && form.setFieldValue('team', team)}
+              error={form.errors.team as string | undefined}
+              disabled={busy}
+              comboboxProps={{ withinPortal: true }}
+            />
+          ) : null}
+          {mode === 'organization' ? (
+            <Textarea
+              label="Description"
+              autosize
+              minRows={2}
+              {...form.getInputProps('description')}
+            />
+          ) : null}
+          {model.guest ? null : (
+            <TagsField
+              value={values.tags}
+              onChange={(tags) => {
+                form.setFieldValue('tags', tags);
+                // One update: the tag errors are replaced as a whole, other fields keep theirs.
+                const others = Object.fromEntries(
+                  Object.entries(form.errors).filter(
+                    ([field]) => field !== 'tags' && !field.startsWith('tags.'),
+                  ),
+                );
+                form.setErrors({ ...others, ...validateTags(tags).errors });
+              }}
+              errors={tagErrors}
+              locked={!model.tagsAllowed}
+              disabled={busy}
+            />
+          )}
+          <UnstyledButton
+            onClick={() => setAdvanced((open) => !open)}
+            aria-expanded={advanced}
+            aria-controls={advancedId}
+            fz="sm"
+            fw={600}
+            c="blue.8"
+          >
+            {advanced ? 'Hide advanced options' : 'Advanced options'}
+          </UnstyledButton>
+          <Collapse expanded={advanced}>
+            <Stack gap="sm" id={advancedId}>
+              <Switch
+                label="Add UTM parameters"
+                checked={utmOn}
+                onChange={(event) => toggleUtm(event.currentTarget.checked)}
+                disabled={busy}
               />
-            </Tooltip>
-          </Stack>
-        </Collapse>
-        {needsCcpa ? (
-          <Checkbox
-            label="I accept that my information is processed under the CCPA notice."
-            checked={ccpaAccepted}
-            onChange={(event) => setCcpaAccepted(event.currentTarget.checked)}
-            error={ccpaAccepted ? undefined : ccpaError}
-          />
-        ) : null}
-        {model.guest ? (
-          <BotCheck
-            ref={botCheck}
-            config={antiRobot}
-            onToken={(next) => {
-              setToken(next);
-              if (next) setBotCheckError(null);
-            }}
-            onError={onBotCheckError}
-            error={botCheckError}
-          />
-        ) : null}
-        {formError ? (
-          <Alert color="red" role="alert">
-            {formError}
-          </Alert>
-        ) : null}
-        <Group>
-          <Button type="submit" loading={busy} disabled={!canSubmit}>
-            Shorten URL
-          </Button>
-        </Group>
-      </Stack>
+              <Tooltip
+                label={ERROR_CODES.expiry_not_allowed.message}
+                disabled={model.expiryAllowed}
+                position="top-start"
+              >
+                <TextInput
+                  type="datetime-local"
+                  label="Link expiry (your local time)"
+                  description={model.expiryAllowed ? 'Leave empty to keep the link forever.' : ''}
+                  descriptionProps={READABLE}
+                  min={expiryBounds.min}
+                  max={expiryBounds.max}
+                  disabled={busy || !model.expiryAllowed}
+                  value={values.expiresAt}
+                  onChange={(event) => {
+                    const value = event.currentTarget.value;
+                    form.setFieldValue('expiresAt', value);
+                    const error = expiryInputError(value, new Date());
+                    if (error) form.setFieldError('expiresAt', error);
+                    else form.clearFieldError('expiresAt');
+                  }}
+                  error={form.errors.expiresAt}
+                />
+              </Tooltip>
+            </Stack>
+          </Collapse>
+          {needsCcpa ? (
+            <Checkbox
+              label="I accept that my information is processed under the CCPA notice."
+              checked={ccpaAccepted}
+              onChange={(event) => setCcpaAccepted(event.currentTarget.checked)}
+              error={ccpaAccepted ? undefined : ccpaError}
+            />
+          ) : null}
+          {model.guest ? (
+            <BotCheck
+              ref={botCheck}
+              config={antiRobot}
+              onToken={(next) => {
+                setToken(next);
+                if (next) setBotCheckError(null);
+              }}
+              onError={onBotCheckError}
+              error={botCheckError}
+            />
+          ) : null}
+          {formError ? (
+            <Alert color="red" role="alert">
+              {formError}
+            </Alert>
+          ) : null}
+          <Group>
+            <Button type="submit" loading={busy} disabled={!canSubmit}>
+              Shorten URL
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {/* Outside the form: the builder is a form of its own, and forms may not nest. */}
       <UtmBuilderModal
         opened={utmOpen}
         url={values.url}
@@ -427,6 +430,6 @@ export function SingleLinkForm({
           setUtmOn(true);
         }}
       />
-    </form>
+    </>
   );
 }
