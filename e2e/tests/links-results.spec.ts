@@ -245,7 +245,11 @@ for (const width of BREAKPOINT_WIDTHS) {
 
     await result.getByRole('button', { name: /^QR code of / }).click();
     const qr = page.getByRole('dialog', { name: 'QR code' });
-    await check('qr-code', () => untilOpaque(page, qr.getByRole('img')), 'QR code');
+    await check(
+      'qr-code',
+      () => untilOpaque(page, qr.getByRole('img', { name: /^QR code of / })),
+      'QR code',
+    );
     await page.keyboard.press('Escape');
     await expect(qr).toBeHidden();
 
