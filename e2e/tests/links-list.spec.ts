@@ -2,41 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import type { TestUser } from '../support/factories.ts';
+import { subscribeToPro } from '../support/plans.ts';
 import { logIn, serviceClient } from '../support/shell.ts';
 import { stackEnv } from '../support/stack.ts';
 import { nodeSupabaseClient } from '../support/supabase.ts';
 
-/** The demo Pro plan's yearly price (supabase/seeds/10_accounts.sql): custom aliases and tags. */
-const PRO_PLAN_ID = '00000000-0000-4000-8000-000000000602';
-const PRO_YEARLY_PRICE_ID = '00000000-0000-4000-8000-000000000622';
 /** A common domain anyone signed in may use (supabase/seeds/20_links.sql). */
 const DOMAIN = 'shrt.localhost';
-
-/** Puts a fresh user on Pro, as a paid checkout would. */
-async function subscribeToPro(user: TestUser): Promise<void> {
-  const admin = serviceClient();
-  const { data: profile, error } = await admin
-    .from('profiles')
-    .select('personal_account_id')
-    .eq('id', user.id)
-    .single();
-  if (error) throw new Error(`No profile for ${user.email}: ${error.message}`);
-  const { error: insertError } = await admin.from('subscriptions').insert({
-    account_id: profile.personal_account_id,
-    plan_id: PRO_PLAN_ID,
-    price_id: PRO_YEARLY_PRICE_ID,
-    name: 'pro',
-    group: 'pro',
-    interval: 'yearly',
-    amount: 12900,
-    currency: 'USD',
-    billing_type: 1,
-    billing_status: 'active',
-    period_starts_at: new Date(Date.now() - 86_400_000).toISOString(),
-    period_ends_at: new Date(Date.now() + 364 * 86_400_000).toISOString(),
-  });
-  if (insertError) throw new Error(`Could not subscribe ${user.email}: ${insertError.message}`);
-}
 
 /** Creates links as the user through the create_link RPC (the rules the form goes through). */
 async function createLinks(user: TestUser, links: { alias: string; tags: string[] }[]) {

@@ -1,4 +1,4 @@
-import { Anchor, Button, Paper, Text, Title } from '@mantine/core';
+import { Anchor, Button, Text } from '@mantine/core';
 import { backupCodeSchema } from '@shortlane/shared/schemas/two-factor.ts';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
@@ -7,7 +7,7 @@ import { REENROLL_PARAM } from '../../features/two-factor/reenroll.ts';
 import { consumeBackupCode } from '../../features/two-factor/twoFactorApi.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
 import { href, RETURN_PARAM } from '../../routes/paths.ts';
-import classes from './LoginPage.module.css';
+import { AuthCard } from '../../auth/AuthCard.tsx';
 
 /**
  * /app/login/2FA/backup_code: logs in with a backup code instead of the app's code. Using one
@@ -42,37 +42,32 @@ export default function BackupCodePage() {
   };
 
   return (
-    <div className={classes.page}>
-      <Paper className={classes.card} withBorder shadow="sm" p="xl">
-        <Title order={1} size="h2" mb="xs">
-          Use a backup code
-        </Title>
-        <Text size="sm" mb="lg">
-          Enter one of the backup codes you saved when you turned on two-factor authentication. Each
-          code works once, and using one turns two-factor authentication off until you set it up
-          again.
-        </Text>
-        <CodeForm
-          name="Use a backup code"
-          label="Backup code"
-          placeholder="ABCDE-23456"
-          submitLabel="Log in"
-          autoComplete="off"
-          schema={backupCodeSchema}
-          onSubmit={submit}
+    <AuthCard title="Use a backup code" headingGap="xs">
+      <Text size="sm" mb="lg">
+        Enter one of the backup codes you saved when you turned on two-factor authentication. Each
+        code works once, and using one turns two-factor authentication off until you set it up
+        again.
+      </Text>
+      <CodeForm
+        name="Use a backup code"
+        label="Backup code"
+        placeholder="ABCDE-23456"
+        submitLabel="Log in"
+        autoComplete="off"
+        schema={backupCodeSchema}
+        onSubmit={submit}
+      >
+        <Anchor
+          component={Link}
+          to={href('login.2fa.verify', null, { [RETURN_PARAM]: returnTo })}
+          size="sm"
         >
-          <Anchor
-            component={Link}
-            to={href('login.2fa.verify', null, { [RETURN_PARAM]: returnTo })}
-            size="sm"
-          >
-            Use your authenticator app instead
-          </Anchor>
-          <Button variant="subtle" onClick={() => void auth.signOut()}>
-            Cancel and log out
-          </Button>
-        </CodeForm>
-      </Paper>
-    </div>
+          Use your authenticator app instead
+        </Anchor>
+        <Button variant="subtle" onClick={() => void auth.signOut()}>
+          Cancel and log out
+        </Button>
+      </CodeForm>
+    </AuthCard>
   );
 }

@@ -1,14 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Paper,
-  PasswordInput,
-  Stack,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { loginSchema, type LoginInput } from '@shortlane/shared/schemas/auth.ts';
 import { useState } from 'react';
@@ -17,7 +7,7 @@ import { useAuth } from '../../auth/AuthContext.ts';
 import { authErrorMessage } from '../../auth/authErrorMessage.ts';
 import { validateWith } from '../../lib/forms.ts';
 import { paths } from '../../routes/paths.ts';
-import classes from './LoginPage.module.css';
+import { AuthCard } from '../../auth/AuthCard.tsx';
 
 /**
  * /app/login: e-mail and password. On success the guest-only guard moves on (to the page the
@@ -53,45 +43,40 @@ export default function LoginPage() {
   );
 
   return (
-    <div className={classes.page}>
-      <Paper className={classes.card} withBorder shadow="sm" p="xl">
-        <Title order={1} size="h2" mb="lg">
-          Log in
-        </Title>
-        <form onSubmit={submit} noValidate aria-busy={busy} aria-label="Log in">
-          <Stack gap="md">
-            {failure && (
-              <Alert color="red" role="alert" title="Could not log in">
-                {failure}
-              </Alert>
-            )}
-            <TextInput
-              label="E-mail"
-              type="email"
-              autoComplete="email"
-              key={form.key('email')}
-              {...form.getInputProps('email')}
-            />
-            <PasswordInput
-              label="Password"
-              autoComplete="current-password"
-              key={form.key('password')}
-              {...form.getInputProps('password')}
-            />
-            <Button type="submit" loading={busy} fullWidth>
-              Log in
-            </Button>
-            <Group justify="space-between" gap="xs">
-              <Anchor component={Link} to={paths['password.reset']} size="sm">
-                Forgot your password?
-              </Anchor>
-              <Anchor component={Link} to={paths.register} size="sm">
-                No account yet? Sign up
-              </Anchor>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
-    </div>
+    <AuthCard title="Log in">
+      <form onSubmit={submit} noValidate aria-busy={busy} aria-label="Log in">
+        <Stack gap="md">
+          {failure && (
+            <Alert color="red" role="alert" title="Could not log in">
+              {failure}
+            </Alert>
+          )}
+          <TextInput
+            label="E-mail"
+            type="email"
+            autoComplete="email"
+            key={form.key('email')}
+            {...form.getInputProps('email')}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            key={form.key('password')}
+            {...form.getInputProps('password')}
+          />
+          <Button type="submit" loading={busy} fullWidth>
+            Log in
+          </Button>
+          <Group justify="space-between" gap="xs">
+            <Anchor component={Link} to={paths['password.reset']} size="sm">
+              Forgot your password?
+            </Anchor>
+            <Anchor component={Link} to={paths.register} size="sm">
+              No account yet? Sign up
+            </Anchor>
+          </Group>
+        </Stack>
+      </form>
+    </AuthCard>
   );
 }

@@ -1,16 +1,10 @@
-import {
-  Anchor,
-  Button,
-  Container,
-  CopyButton,
-  Group,
-  Paper,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Container, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { useGuestHistory, type GuestLink } from '../../features/links/guestHistory.ts';
+import {
+  CopyAndVisitButtons,
+  ShortLinkSummary,
+} from '../../features/links/list/ShortLinkParts.tsx';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { paths } from '../../routes/paths.ts';
@@ -25,41 +19,13 @@ function GuestLinkCard({ link }: { link: GuestLink }) {
   return (
     <Paper withBorder radius="md" p="md" component="article" aria-label={name}>
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
-        <Stack gap={2} style={{ minWidth: 0, flex: '1 1 16rem' }}>
-          <Anchor href={link.shortUrl} target="_blank" rel="noopener noreferrer" fw={600}>
-            {name}
-          </Anchor>
-          <Text size="sm" c="gray.7" truncate="end" title={link.longUrl}>
-            {link.longUrl}
-          </Text>
+        <ShortLinkSummary name={name} shortUrl={link.shortUrl} longUrl={link.longUrl}>
           <Text size="xs" c="gray.7">
             Created {dateTimeFormat.format(new Date(link.createdAt))}
           </Text>
-        </Stack>
+        </ShortLinkSummary>
         <Group gap="xs">
-          <CopyButton value={link.shortUrl}>
-            {({ copied, copy }) => (
-              <Button
-                size="xs"
-                variant={copied ? 'filled' : 'light'}
-                onClick={copy}
-                aria-label={copied ? `Copied ${name}` : `Copy ${name}`}
-              >
-                {copied ? 'Copied' : 'Copy'}
-              </Button>
-            )}
-          </CopyButton>
-          <Button
-            size="xs"
-            variant="default"
-            component="a"
-            href={link.shortUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            aria-label={`Visit ${name}`}
-          >
-            Visit
-          </Button>
+          <CopyAndVisitButtons name={name} shortUrl={link.shortUrl} />
         </Group>
       </Group>
     </Paper>

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, CopyButton, Group, Menu, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { Link } from 'react-router-dom';
 import { useArchiveLinkMutation } from '../../../data/link-archive-mutation.ts';
@@ -6,6 +6,7 @@ import { useDeleteLinkMutation } from '../../../data/link-delete-mutation.ts';
 import type { LinkListItem } from '../../../data/links-list-query.ts';
 import { useDialogs, useNotify } from '../../../lib/servicesContext.ts';
 import { href } from '../../../routes/paths.ts';
+import { CopyAndVisitButtons, ShortLinkSummary } from './ShortLinkParts.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
@@ -68,38 +69,9 @@ export function LinkCard({ link, expired, onEdit, manageable }: LinkCardProps) {
     <Paper withBorder radius="md" p="md" component="article" aria-label={name}>
       <Stack gap={6}>
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
-          <Stack gap={2} style={{ minWidth: 0, flex: '1 1 16rem' }}>
-            <Anchor href={link.shortUrl} target="_blank" rel="noopener noreferrer" fw={600}>
-              {name}
-            </Anchor>
-            <Text size="sm" c="gray.7" truncate="end" title={link.longUrl}>
-              {link.longUrl}
-            </Text>
-          </Stack>
+          <ShortLinkSummary name={name} shortUrl={link.shortUrl} longUrl={link.longUrl} />
           <Group gap="xs" wrap="wrap">
-            <CopyButton value={link.shortUrl}>
-              {({ copied, copy }) => (
-                <Button
-                  size="xs"
-                  variant={copied ? 'filled' : 'light'}
-                  onClick={copy}
-                  aria-label={copied ? `Copied ${name}` : `Copy ${name}`}
-                >
-                  {copied ? 'Copied' : 'Copy'}
-                </Button>
-              )}
-            </CopyButton>
-            <Button
-              size="xs"
-              variant="default"
-              component="a"
-              href={link.shortUrl}
-              target="_blank"
-              rel="noopener noreferrer"
-              aria-label={`Visit ${name}`}
-            >
-              Visit
-            </Button>
+            <CopyAndVisitButtons name={name} shortUrl={link.shortUrl} />
             <Button
               size="xs"
               variant="default"
