@@ -2,6 +2,7 @@
  * Test support for `deno test`: handler tests use the real local stack (database, REST API),
  * found through the env file a running stack writes. Not imported by any function.
  */
+import { signHs256 } from './jwt.ts';
 
 export interface StackEnv {
   SUPABASE_URL: string;
@@ -60,26 +61,8 @@ export function useStackAsRuntimeEnv(): StackEnv {
   return env;
 }
 
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-const encodeJson = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
-
 /** An HS256 token as Supabase Auth issues them (tests mint their own callers). */
-export async function signToken(secret: string, claims: Record<string, unknown>): Promise<string> {
-  const unsigned = `${encodeJson({ alg: 'HS256', typ: 'JWT' })}.${encodeJson(claims)}`;
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const signature = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(unsigned));
-  return `${unsigned}.${base64url(new Uint8Array(signature))}`;
-}
+export const signToken = signHs256;
 
 export const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 

@@ -6,29 +6,10 @@
  */
 import type { User } from '@supabase/supabase-js';
 import type { Impersonator } from '../_shared/kiosk/staff.ts';
+import { signHs256 } from '../_shared/jwt.ts';
 
 /** How long an impersonation lasts at most. */
 export const IMPERSONATION_SECONDS = 3600;
-
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-const encodeJson = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
-
-export async function signHs256(secret: string, claims: Record<string, unknown>): Promise<string> {
-  const unsigned = `${encodeJson({ alg: 'HS256', typ: 'JWT' })}.${encodeJson(claims)}`;
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const signature = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(unsigned));
-  return `${unsigned}.${base64url(new Uint8Array(signature))}`;
-}
 
 export interface ImpersonationToken {
   access_token: string;
