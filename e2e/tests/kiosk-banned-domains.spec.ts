@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appUrls, expect, test } from '../support/fixtures.ts';
+import { openShortLink } from '../support/short-links.ts';
 import { stackEnv } from '../support/stack.ts';
 import {
   fillField,
@@ -8,7 +9,6 @@ import {
   openKioskAsStaff,
   serviceRole,
   signedInClient,
-  visitShortLink,
 } from './kiosk-support.ts';
 
 /** A common short domain of the demo seed (supabase/seeds/20_links.sql). */
@@ -33,7 +33,7 @@ test.describe('kiosk banned domains', () => {
     });
     expect(createError).toBeNull();
     const alias = (created as { aliases: { alias: string }[] }[])[0]!.aliases[0]!.alias;
-    const before = await visitShortLink(SHORT_DOMAIN, alias);
+    const before = await openShortLink(SHORT_DOMAIN, alias);
     expect(before.location).toBe(destination);
     expect([301, 302]).toContain(before.status);
 
@@ -77,7 +77,7 @@ test.describe('kiosk banned domains', () => {
 
     // The existing short link stops redirecting: the visitor is told why.
     await expect
-      .poll(async () => (await visitShortLink(SHORT_DOMAIN, alias)).status, { timeout: 5_000 })
+      .poll(async () => (await openShortLink(SHORT_DOMAIN, alias)).status, { timeout: 5_000 })
       .toBe(410);
     // The kiosk shows the link as pointing at a banned domain.
     await page.goto(`${appUrls.kiosk}/alias/${SHORT_DOMAIN}/${alias}`);
@@ -86,7 +86,7 @@ test.describe('kiosk banned domains', () => {
     // Lifting the ban brings it back.
     await serviceRole().from('banned_domains').delete().eq('domain', banned);
     await expect
-      .poll(async () => (await visitShortLink(SHORT_DOMAIN, alias)).location, { timeout: 5_000 })
+      .poll(async () => (await openShortLink(SHORT_DOMAIN, alias)).location, { timeout: 5_000 })
       .toBe(destination);
   });
 });

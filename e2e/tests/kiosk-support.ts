@@ -1,4 +1,3 @@
-import http from 'node:http';
 import type { Locator, Page } from '@playwright/test';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { TestUser } from '../support/factories.ts';
@@ -55,27 +54,6 @@ export async function signInToPortal(page: Page, user: TestUser): Promise<void> 
   await page.getByLabel('Password', { exact: true }).fill(user.password);
   await page.getByRole('button', { name: 'Log in' }).click();
   await expect(page).not.toHaveURL(/\/app\/login/);
-}
-
-/** A short link visited as a browser would, through the gateway with the short domain's Host. */
-export function visitShortLink(
-  host: string,
-  alias: string,
-): Promise<{ status: number; location: string | undefined }> {
-  const gateway = new URL(stackEnv().SUPABASE_URL);
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { host: gateway.hostname, port: gateway.port, path: `/${alias}`, headers: { host } },
-      (response) => {
-        response.resume();
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location }),
-        );
-      },
-    );
-    request.on('error', reject);
-    request.end();
-  });
 }
 
 /**
