@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Page } from '@playwright/test';
+import { openCreatePanel } from '../support/create-form.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { DEMO_PASSWORD, logIn, serviceClient } from '../support/shell.ts';
 
@@ -12,17 +12,6 @@ import { DEMO_PASSWORD, logIn, serviceClient } from '../support/shell.ts';
 /** Business plan personally (use_bulk), owner of Acme (supabase/seeds/10_accounts.sql). */
 const BULK_USER = 'owner@shortlane.test';
 const ROWS = 200;
-
-async function openCreatePanel(page: Page) {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Create Short Link' })
-    .click();
-  const panel = page.getByRole('dialog', { name: 'Create Short Link' });
-  const form = panel.getByRole('region', { name: 'Shorten a link' });
-  await expect(form.getByLabel('Long URL')).toBeVisible({ timeout: 60_000 });
-  return form;
-}
 
 async function waitFor<T>(what: string, read: () => Promise<T | null>): Promise<T> {
   const deadline = Date.now() + 90_000;

@@ -1,3 +1,4 @@
+import { mainShortUrl, passBotCheck } from '../support/create-form.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { seriousAccessibilityViolations } from '../support/shell.ts';
 import { openShortLink } from '../support/short-links.ts';
@@ -43,8 +44,7 @@ test('a guest passes the bot check, creates a link that redirects, and finds it 
   await form.getByLabel('Long URL').fill(destination);
   const submit = form.getByRole('button', { name: 'Shorten URL' });
   await expect(submit).toBeDisabled();
-  await form.getByLabel('I am human').check();
-  await expect(form.getByLabel('I am human')).toBeChecked();
+  await passBotCheck(form);
   await expect(submit).toBeEnabled();
   await submit.click();
 
@@ -52,13 +52,7 @@ test('a guest passes the bot check, creates a link that redirects, and finds it 
   await expect(result).toBeVisible();
   await expect(result.getByText(destination, { exact: true })).toBeVisible();
   expect(await seriousAccessibilityViolations(page, 'guest create result')).toEqual([]);
-  const shortUrl = await result
-    .getByRole('list', { name: /Short URL/ })
-    .getByRole('listitem')
-    .first()
-    .getByRole('link')
-    .first()
-    .innerText();
+  const shortUrl = await mainShortUrl(result);
   const short = new URL(shortUrl);
   expect(short.hostname).toBe('shrt.localhost');
   const alias = short.pathname.slice(1);
@@ -87,8 +81,7 @@ test('a refused guest attempt shows the message under the URL and needs a new bo
   const form = page.getByRole('region', { name: 'Shorten a link' });
   await expect(form.getByLabel('Long URL')).toBeVisible({ timeout: 60_000 });
   await form.getByLabel('Long URL').fill('not a url');
-  await form.getByLabel('I am human').check();
-  await expect(form.getByLabel('I am human')).toBeChecked();
+  await passBotCheck(form);
   await form.getByRole('button', { name: 'Shorten URL' }).click();
   await expect(form.getByText('The url must be a valid URL.')).toBeVisible();
   // The URL field gets the focus back (after 300 ms), and the check starts over.

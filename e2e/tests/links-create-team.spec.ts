@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { openCreatePanel } from '../support/create-form.ts';
 import { expect, test } from '../support/fixtures.ts';
 import { DEMO_PASSWORD, logIn, seriousAccessibilityViolations } from '../support/shell.ts';
 
@@ -9,17 +9,6 @@ import { DEMO_PASSWORD, logIn, seriousAccessibilityViolations } from '../support
 
 /** Marketing viewer, Sales member (supabase/seeds/10_accounts.sql). */
 const VIEWER = 'viewer@shortlane.test';
-
-async function openCreatePanel(page: Page) {
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('button', { name: 'Create Short Link' })
-    .click();
-  const panel = page.getByRole('dialog', { name: 'Create Short Link' });
-  const form = panel.getByRole('region', { name: 'Shorten a link' });
-  await expect(form.getByLabel('Long URL')).toBeVisible({ timeout: 60_000 });
-  return form;
-}
 
 test('a team viewer cannot pick that team', async ({ page }) => {
   await page.goto('/app/login');

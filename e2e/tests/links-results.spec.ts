@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { mainShortUrl } from '../support/create-form.ts';
 import { appUrls, expect, test } from '../support/fixtures.ts';
 import {
   BREAKPOINT_WIDTHS,
@@ -64,13 +65,7 @@ test.describe('the single link result', () => {
     const result = page.getByRole('region', { name: 'Your short link is ready' });
     await expect(result).toBeVisible();
     await expect(result.getByText(destination, { exact: true })).toBeVisible();
-    const shortUrl = await result
-      .getByRole('list', { name: /Short URL/ })
-      .getByRole('listitem')
-      .first()
-      .getByRole('link')
-      .first()
-      .innerText();
+    const shortUrl = await mainShortUrl(result);
     expect(shortUrl).toMatch(/^https?:\/\/[^/]+\/[\w-]+$/);
     await expect(result.getByRole('link', { name: 'My URLs' })).toBeVisible();
     await expect(result.getByRole('link', { name: `Visit ${shortUrl}` })).toHaveAttribute(
