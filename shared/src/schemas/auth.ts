@@ -27,21 +27,28 @@ export type RegisterInput = z.input<typeof registerSchema>;
 export const passwordResetRequestSchema = z.object({ email: emailField() });
 export type PasswordResetRequestInput = z.input<typeof passwordResetRequestSchema>;
 
+/** A new password with its confirmation (password reset and password change). */
+export const newPasswordFields = {
+  password: newPassword,
+  password_confirmation: z.string({ error: PASSWORD_REQUIRED }),
+};
+
+/** The confirmation must repeat the new password; the message goes on the confirmation. */
+export function confirmationMatches(
+  value: { password: string; password_confirmation: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (value.password !== value.password_confirmation) {
+    ctx.addIssue({
+      code: 'custom',
+      message: PASSWORD_CONFIRMATION_MISMATCH,
+      path: ['password_confirmation'],
+    });
+  }
+}
+
 /** password/reset/{token}: choose the new password. */
-export const passwordResetSchema = z
-  .object({
-    password: newPassword,
-    password_confirmation: z.string({ error: PASSWORD_REQUIRED }),
-  })
-  .superRefine((value, ctx) => {
-    if (value.password !== value.password_confirmation) {
-      ctx.addIssue({
-        code: 'custom',
-        message: PASSWORD_CONFIRMATION_MISMATCH,
-        path: ['password_confirmation'],
-      });
-    }
-  });
+export const passwordResetSchema = z.object(newPasswordFields).superRefine(confirmationMatches);
 export type PasswordResetInput = z.input<typeof passwordResetSchema>;
 
 /** The confirm-password modal; its errors come from the password field. */

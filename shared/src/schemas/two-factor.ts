@@ -1,12 +1,7 @@
 /** Two-factor and password-change forms (settings/security, login/2FA/*). */
 import { z } from 'zod';
-import {
-  PASSWORD_CONFIRMATION_MISMATCH,
-  PASSWORD_REQUIRED,
-  validatePassword,
-} from '../validation/password.ts';
+import { confirmationMatches, newPasswordFields } from './auth.ts';
 import { parseTotpCode, TOTP_CODE_FORMAT, TOTP_CODE_REQUIRED } from '../validation/totp.ts';
-import { checkWith } from './rules.ts';
 
 export { TOTP_CODE_FORMAT, TOTP_CODE_REQUIRED };
 
@@ -53,16 +48,7 @@ export const passwordChangeSchema = z
     current_password: z
       .string({ error: CURRENT_PASSWORD_REQUIRED })
       .min(1, { error: CURRENT_PASSWORD_REQUIRED }),
-    password: z.string({ error: PASSWORD_REQUIRED }).superRefine(checkWith(validatePassword)),
-    password_confirmation: z.string({ error: PASSWORD_REQUIRED }),
+    ...newPasswordFields,
   })
-  .superRefine((value, ctx) => {
-    if (value.password !== value.password_confirmation) {
-      ctx.addIssue({
-        code: 'custom',
-        message: PASSWORD_CONFIRMATION_MISMATCH,
-        path: ['password_confirmation'],
-      });
-    }
-  });
+  .superRefine(confirmationMatches);
 export type PasswordChangeInput = z.input<typeof passwordChangeSchema>;
