@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { StackError } from '../supabase/local/src/errors.ts';
+import { withParentDeathSignal } from '../supabase/local/src/processes.ts';
 import { readStackEnv, startStack, type StackEnv } from '../supabase/local/src/stack.ts';
 import { DEMO_LOGINS } from './demo-logins.ts';
 
@@ -21,22 +22,24 @@ async function isUp(url: string): Promise<boolean> {
 }
 
 function startDevServer(app: 'portal' | 'kiosk', port: number, env: StackEnv): ChildProcess {
-  return spawn(
-    path.join(REPO_ROOT, 'node_modules', '.bin', 'vite'),
-    ['--port', String(port), '--strictPort'],
-    {
-      cwd: path.join(REPO_ROOT, app),
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: {
-        ...process.env,
-        VITE_SUPABASE_URL: env.SUPABASE_URL,
-        VITE_SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY,
-        // The kiosk opens the portal to impersonate a user, and the portal leads back.
-        VITE_PORTAL_URL: `http://localhost:${PORTAL_PORT}`,
-        VITE_KIOSK_URL: `http://localhost:${KIOSK_PORT}`,
-      },
+  // Ended by the kernel if this process dies without stopping them, as the stack's children are.
+  const launch = withParentDeathSignal(path.join(REPO_ROOT, 'node_modules', '.bin', 'vite'), [
+    '--port',
+    String(port),
+    '--strictPort',
+  ]);
+  return spawn(launch.command, launch.args, {
+    cwd: path.join(REPO_ROOT, app),
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: {
+      ...process.env,
+      VITE_SUPABASE_URL: env.SUPABASE_URL,
+      VITE_SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY,
+      // The kiosk opens the portal to impersonate a user, and the portal leads back.
+      VITE_PORTAL_URL: `http://localhost:${PORTAL_PORT}`,
+      VITE_KIOSK_URL: `http://localhost:${KIOSK_PORT}`,
     },
-  );
+  });
 }
 
 async function main() {
