@@ -39,14 +39,7 @@ export async function replacePhoto(
   if (error) throw error;
   const url = bucket.getPublicUrl(path).data.publicUrl;
   try {
-    unwrap(
-      await supabase
-        .from('profiles')
-        .update({ photo_url: url })
-        .eq('id', userId)
-        .select('id')
-        .single(),
-    );
+    await setPhotoUrl(supabase, userId, url);
   } catch (failure) {
     await removePaths(supabase, [path]).catch(() => undefined);
     throw failure;
@@ -56,15 +49,24 @@ export async function replacePhoto(
   return url;
 }
 
-/** Clears the profile's photo, then deletes the user's stored photos. */
-export async function removePhoto(supabase: PortalSupabase, userId: string): Promise<void> {
+/** Points the profile at a photo, or at none; the row must be the user's own. */
+async function setPhotoUrl(
+  supabase: PortalSupabase,
+  userId: string,
+  url: string | null,
+): Promise<void> {
   unwrap(
     await supabase
       .from('profiles')
-      .update({ photo_url: null })
+      .update({ photo_url: url })
       .eq('id', userId)
       .select('id')
       .single(),
   );
+}
+
+/** Clears the profile's photo, then deletes the user's stored photos. */
+export async function removePhoto(supabase: PortalSupabase, userId: string): Promise<void> {
+  await setPhotoUrl(supabase, userId, null);
   await removePaths(supabase, await photoPaths(supabase, userId));
 }
