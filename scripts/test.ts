@@ -46,7 +46,6 @@ const vitest = (projects: string[]): Pick<Suite, 'command' | 'args' | 'count'> =
 const SUITES: Suite[] = [
   { name: 'unit', needsStack: false, ...vitest(['unit', 'ui']) },
   { name: 'stack', needsStack: true, ...vitest(['stack']) },
-  { name: 'stack-separate', needsStack: true, ...vitest(['stack-separate']) },
   {
     name: 'functions',
     needsStack: true,
@@ -149,10 +148,20 @@ async function main() {
       try {
         count = suite.count(reportFile, output);
       } catch {
-        count = { passed: 0, failed: 1, skipped: 0 };
+        count = {
+          passed: 0,
+          failed: 1,
+          skipped: 0,
+          failures: [`${suite.name} left no readable report (exit code ${code})`],
+        };
       }
       // A runner that crashed before reporting must not look like a pass.
-      if (code !== 0 && count.failed === 0) count = { ...count, failed: 1 };
+      if (code !== 0 && count.failed === 0)
+        count = {
+          ...count,
+          failed: 1,
+          failures: [`${suite.name} exited with code ${code} without reporting a failed test`],
+        };
       results.push({ name: suite.name, count, code });
     }
   } finally {
@@ -165,6 +174,10 @@ async function main() {
       `  ${name.padEnd(10)} ${count.passed} passed, ${count.failed} failed, ${count.skipped} skipped${code ? '  ✗' : ''}`,
     );
   }
+  const failures = results.flatMap(({ name, count }) =>
+    count.failures.map((failure) => `  ✗ ${name}: ${failure}`),
+  );
+  if (failures.length > 0) console.log(`\nFailed\n${failures.join('\n')}`);
   const total = results.reduce(
     (sum, { count }) => ({
       passed: sum.passed + count.passed,
