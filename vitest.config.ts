@@ -12,14 +12,6 @@ const stackSuite = {
   hookTimeout: 120_000,
 };
 
-/**
- * ra-supabase's contract test passes alone and in a run of its own, but inside the same Vitest
- * run as the REST contract suites its create calls got 404s from PostgREST, even with every
- * schema-changing suite serialised (supabase/local/test/schema-change.ts). The cause is not
- * found yet; until it is, it runs in its own process right after the other stack suites.
- */
-const SEPARATE_STACK_SUITES = ['supabase/local/test/ra-supabase.test.ts'];
-
 export default defineConfig({
   test: {
     projects: [
@@ -51,15 +43,10 @@ export default defineConfig({
         test: {
           name: 'stack',
           include: ['supabase/local/test/**/*.test.ts', 'supabase/tests/**/*.test.ts'],
-          exclude: [...SEPARATE_STACK_SUITES, '**/node_modules/**'],
           ...stackSuite,
           // Suites share one database; files run in parallel but must not assume an empty one.
           fileParallelism: true,
         },
-      },
-      {
-        // Run by `npm test` after `stack`, in a process of its own (see SEPARATE_STACK_SUITES).
-        test: { name: 'stack-separate', include: SEPARATE_STACK_SUITES, ...stackSuite },
       },
     ],
   },

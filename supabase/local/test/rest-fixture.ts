@@ -12,7 +12,7 @@ import {
   changeApiSchema,
   holdSchemaLock,
   releaseSchemaLock,
-  tableStatus,
+  schemaCacheHasTable,
 } from './schema-change.ts';
 
 /**
@@ -240,7 +240,7 @@ export async function createRestFixture(env: StackEnv): Promise<RestFixture> {
           drop table if exists public.${names.books};
           drop table if exists public.${names.authors};`);
       },
-      async () => (await tableStatus(env, names.books)) === 404,
+      async () => !(await schemaCacheHasTable(env, names.books)),
     );
     await db.query('delete from auth.users where id = any($1::uuid[])', [createdUsers]);
     await releaseSchemaLock(db);

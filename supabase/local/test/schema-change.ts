@@ -32,11 +32,19 @@ export async function changeApiSchema(
   await waitFor('PostgREST to reload its schema cache', reflected, 20_000, 100);
 }
 
-/** The HTTP status PostgREST answers for a table, read as the service role. */
-export async function tableStatus(env: StackEnv, table: string): Promise<number> {
-  const response = await fetch(`${env.SUPABASE_URL}/rest/v1/${table}?limit=0`, {
+/**
+ * Whether PostgREST's schema cache holds `table`, read from its OpenAPI document (built from that
+ * cache). A plain GET is no probe for this: PostgREST 12 runs reads straight against the database,
+ * so a new table reads 200 before the reload, while writes answer 404 until the cache has it.
+ */
+export async function schemaCacheHasTable(env: StackEnv, table: string): Promise<boolean> {
+  const response = await fetch(`${env.SUPABASE_URL}/rest/v1/`, {
     headers: { apikey: env.SUPABASE_SERVICE_ROLE_KEY },
   });
-  await response.body?.cancel();
-  return response.status;
+  if (!response.ok) {
+    await response.body?.cancel();
+    return false;
+  }
+  const { paths } = (await response.json()) as { paths?: Record<string, unknown> };
+  return Object.hasOwn(paths ?? {}, `/${table}`);
 }
