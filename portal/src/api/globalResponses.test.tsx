@@ -11,7 +11,7 @@ import {
   TEST_ANON_KEY,
   type TestServices,
 } from '../test/services.ts';
-import { SKIP_GLOBAL_ERRORS_HEADER } from './globalResponses.ts';
+import { OWN_ERROR_NOTICE_HEADER, SKIP_GLOBAL_ERRORS_HEADER } from './globalResponses.ts';
 
 /** An error as GoTrue answers it. */
 const goTrueError = (status: number, errorCode: string, msg: string) =>
@@ -169,6 +169,33 @@ describe('the global response handler', () => {
     expect(error?.message).toBe('boom');
     expect(notices(testServices)).toEqual([]);
     expect(backend.requests[0]!.headers.has(SKIP_GLOBAL_ERRORS_HEADER)).toBe(false);
+  });
+
+  it('leaves out only the status notice for a request that words its own error', async () => {
+    const { backend, testServices, supabase } = setup();
+    backend.on('POST', '/rest/v1/rpc/reject_invitation', () =>
+      postgrestError(404, { message: 'invitation_not_found' }),
+    );
+    const { error } = await supabase
+      .rpc('reject_invitation', { p_invitation_id: 'gone' })
+      .setHeader(OWN_ERROR_NOTICE_HEADER, '1');
+    expect(error?.message).toBe('invitation_not_found');
+    expect(notices(testServices)).toEqual([]);
+    expect(backend.requests[0]!.headers.has(OWN_ERROR_NOTICE_HEADER)).toBe(false);
+  });
+
+  it('still expires the session for a request that words its own error', async () => {
+    const { backend, testServices, supabase } = setup();
+    await startSession(testServices, backend, user);
+    backend.on('POST', '/auth/v1/logout', () => new Response(null, { status: 204 }));
+    backend.on('POST', '/rest/v1/rpc/reject_invitation', () =>
+      postgrestError(401, { code: 'PGRST301', message: 'JWT expired' }),
+    );
+    await supabase
+      .rpc('reject_invitation', { p_invitation_id: 'any' })
+      .setHeader(OWN_ERROR_NOTICE_HEADER, '1');
+    expect(testServices.reload).toHaveBeenCalledTimes(1);
+    expect(window.sessionStorage.getItem(PENDING_NOTICE_KEY)).toBe('Session expired.');
   });
 
   it("leaves Auth's answers to supabase-js (a wrong password is the login form's business)", async () => {

@@ -14,6 +14,14 @@ import type { Notify } from '../notices/notices.ts';
  */
 export const SKIP_GLOBAL_ERRORS_HEADER = 'x-shortlane-skip-global-errors';
 
+/**
+ * A request whose caller says what went wrong itself sends OWN_ERROR_NOTICE_HEADER (also removed
+ * before it leaves): session expiry, the password confirmation and the error modal still apply,
+ * but the status notice is left out, so one failure shows one message, not "Not Found" beside
+ * "Invitation not found.".
+ */
+export const OWN_ERROR_NOTICE_HEADER = 'x-shortlane-own-error-notice';
+
 /** Headers to spread into a request that handles its own errors. */
 export const skipGlobalErrors: Readonly<Record<string, string>> = {
   [SKIP_GLOBAL_ERRORS_HEADER]: '1',
@@ -62,7 +70,11 @@ export function createHandledFetch(
   const globalNotice = (message: string) =>
     deps.notify({ message, durationMs: NOTICE_DURATION_MS.globalError, tone: 'error' });
 
-  async function handle(response: Response, replay: Request): Promise<Response> {
+  async function handle(
+    response: Response,
+    replay: Request,
+    ownNotice: boolean,
+  ): Promise<Response> {
     const isJson = JSON_TYPE.test(response.headers.get('content-type') ?? '');
     const refusedGuest = response.status === 401 && madeByGuest(replay, deps.anonKey);
     const action = globalResponseAction(refusedGuest ? 403 : response.status, isJson);
@@ -82,9 +94,10 @@ export function createHandledFetch(
         if (token) headers.set('authorization', `Bearer ${token}`);
         const retry = new Request(replay, { headers });
         const nextReplay = retry.clone();
-        return handle(await baseFetch(retry), nextReplay);
+        return handle(await baseFetch(retry), nextReplay, ownNotice);
       }
       case 'notice': {
+        if (ownNotice) return response;
         globalNotice(action.message);
         if (response.status === 422) {
           const { fieldErrors, notices } = mapApiError(422, await readJson(response));
@@ -102,10 +115,12 @@ export function createHandledFetch(
   return async (input, init) => {
     const request = new Request(input, init);
     const skip = request.headers.has(SKIP_GLOBAL_ERRORS_HEADER);
+    const ownNotice = request.headers.has(OWN_ERROR_NOTICE_HEADER);
     request.headers.delete(SKIP_GLOBAL_ERRORS_HEADER);
+    request.headers.delete(OWN_ERROR_NOTICE_HEADER);
     if (skip || isAuthRequest(request.url)) return baseFetch(request);
     // A body can be read once: keep a copy in case a password confirmation asks for a retry.
     const replay = request.clone();
-    return handle(await baseFetch(request), replay);
+    return handle(await baseFetch(request), replay, ownNotice);
   };
 }

@@ -4,6 +4,7 @@ import { mapApiError } from '@shortlane/shared/errors.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
+import { OWN_ERROR_NOTICE_HEADER } from '../../api/globalResponses.ts';
 import { forgetInvitation, type PendingInvitation } from '../../data/invitations-query.ts';
 import { refreshAppState } from '../../data/refresh.ts';
 import { ApiError, unwrap } from '../../data/unwrap.ts';
@@ -12,11 +13,12 @@ import type { Viewer } from '../../state/appState.ts';
 
 /**
  * What to say when answering failed (link-creation 8: "on error the first invitation error is
- * shown"), or null when the global handler already said it: a 422 brings its field messages
- * there, a session or network failure has its own flow.
+ * shown"): the answer asks the global handler for its flows but not its notice, so this is the
+ * one message. Null where another flow speaks: an expired session, or a password confirmation
+ * the user turned down.
  */
 export function invitationErrorMessage(error: unknown): string | null {
-  if (!(error instanceof ApiError) || error.status === 422 || error.status === 401) return null;
+  if (!(error instanceof ApiError) || error.status === 401 || error.status === 423) return null;
   const mapped = mapApiError(error.status, error.body);
   return mapped.fieldErrors.invitation ?? mapped.fieldErrors.form ?? mapped.notices[0] ?? null;
 }
@@ -33,7 +35,7 @@ function useAnswerInvitation(viewer: Viewer, onAnswered: () => void) {
       const call = accept
         ? supabase.rpc('accept_invitation', { p_invitation_id: id })
         : supabase.rpc('reject_invitation', { p_invitation_id: id });
-      unwrap(await call);
+      unwrap(await call.setHeader(OWN_ERROR_NOTICE_HEADER, '1'));
       return accept;
     },
     onSuccess: (accepted, { id }) => {
