@@ -6,6 +6,8 @@ import {
   seriousAccessibilityViolations,
   serviceClient,
 } from '../support/shell.ts';
+import { stackEnv } from '../support/stack.ts';
+import { nodeSupabaseClient } from '../support/supabase.ts';
 
 /**
  * Two-factor authentication end to end (issue 5): enroll TOTP with the code computed from the
@@ -50,6 +52,26 @@ async function verifiedFactorCount(userId: string): Promise<number> {
   const { data, error } = await serviceClient().auth.admin.mfa.listFactors({ userId });
   if (error) throw error;
   return data.factors.filter((factor) => factor.status === 'verified').length;
+}
+
+/** Turns TOTP on for a user the way the security page does (backup codes too); its secret. */
+async function enrollTotp(email: string, password: string): Promise<string> {
+  const env = stackEnv();
+  const client = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
+  const signIn = await client.auth.signInWithPassword({ email, password });
+  if (signIn.error) throw signIn.error;
+  const enrolled = await client.auth.mfa.enroll({ factorType: 'totp' });
+  if (enrolled.error) throw enrolled.error;
+  const { id, totp } = enrolled.data;
+  const verified = await client.auth.mfa.challengeAndVerify({
+    factorId: id,
+    code: totpCode(totp.secret),
+  });
+  if (verified.error) throw verified.error;
+  const codes = await client.rpc('generate_two_factor_backup_codes');
+  if (codes.error) throw codes.error;
+  await client.auth.signOut({ scope: 'local' });
+  return totp.secret;
 }
 
 test.describe('two-factor authentication', () => {
@@ -136,5 +158,45 @@ test.describe('two-factor authentication', () => {
     await logOut(page);
     await logIn(page, user.email, user.password);
     await expect(page).toHaveURL('/app');
+  });
+
+  test('a user with 2FA resets a forgotten password: the mail link asks for the code first', async ({
+    page,
+    factories,
+    mailbox,
+  }) => {
+    test.setTimeout(120_000);
+    const user = await factories.createConfirmedUser();
+    const secret = await enrollTotp(user.email, user.password);
+    const newPassword = `New-${crypto.randomUUID()}`;
+
+    await page.goto('/app/password/reset');
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    const mail = await mailbox.waitFor(user.email, { subject: 'Reset your password' });
+    const resetLink = mail.links.find((link) => link.includes('/auth/v1/verify'));
+    expect(resetLink, `a verify link in: ${mail.links.join(', ')}`).toBeDefined();
+
+    // The link signs in with the password factor only: the code comes before anything else,
+    // and the reset form is where the code page goes on to.
+    await page.goto(resetLink!);
+    await expect(page).toHaveURL('/app/login/2FA/verify?to=%2Fapp%2Fpassword%2Freset%2Femail-link');
+    // A later step than the enrollment's code: no code is used twice.
+    await page.getByLabel('Authentication code').fill(totpCode(secret, 1));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Choose a new password' }),
+    ).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill(newPassword);
+    await page.getByLabel('Confirm new password', { exact: true }).fill(newPassword);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await expect(page).toHaveURL('/app');
+    await expect(page.getByText('Your password has been reset.')).toBeVisible();
+
+    // The new password works, and the factor is still on: the next login asks for a code.
+    await logOut(page);
+    await logIn(page, user.email, newPassword);
+    await expect(page).toHaveURL('/app/login/2FA/verify');
+    expect(await verifiedFactorCount(user.id)).toBe(1);
   });
 });
