@@ -244,6 +244,7 @@ describe('the global response handler', () => {
       const context = setup();
       const { backend } = context;
       let unlocked = false;
+      backend.on('POST', '/auth/v1/logout', () => new Response(null, { status: 204 }));
       backend.on('POST', '/auth/v1/token', async (request) => {
         const body = (await request.json()) as { password: string };
         if (body.password !== 'correct horse') {
@@ -292,6 +293,12 @@ describe('the global response handler', () => {
       expect(retriedWith).toMatch(/^Bearer /);
       expect(retriedWith).not.toBe(`Bearer ${firstToken}`);
       expect(window.localStorage.getItem(STORAGE_KEYS.passwordConfirmed)).not.toBeNull();
+      // The session the confirmation replaced is ended at Auth, and only that one.
+      const logouts = backend.requestsTo('POST', '/auth/v1/logout');
+      expect(logouts.map((request) => request.headers.get('authorization'))).toEqual([
+        `Bearer ${firstToken}`,
+      ]);
+      expect(new URL(logouts[0]!.url).searchParams.get('scope')).toBe('local');
     });
 
     it('fails the original request when the user cancels', async () => {

@@ -35,6 +35,7 @@ export async function reauthenticationNeedsCode(supabase: SupabaseClient): Promi
  * With two-factor on, the new session must reach aal2 again: the password and the code are
  * checked on a client aside (the portal's session stays aal2 meanwhile, so no guard sends the
  * user to the code page), and the raised session then replaces the portal's.
+ * Either way the replaced session is ended at Auth, so its refresh token is no longer usable.
  * Resolves with the message for the password field, `{ code }` for the code field, or null.
  */
 export async function reauthenticate(
@@ -73,6 +74,17 @@ export async function reauthenticate(
     });
     if (error) return authErrorMessage(error);
   }
+  await endReplacedSession(supabase, session.access_token);
   storage.setItem(STORAGE_KEYS.passwordConfirmed, new Date().toISOString());
   return null;
+}
+
+/**
+ * Ends the session the confirmation replaced (its own access token, scope local: no other
+ * session of the user). A failure changes nothing for the user, who already holds the new one;
+ * an impersonation token never reaches Auth (guardImpersonationLogout answers for it).
+ */
+async function endReplacedSession(supabase: SupabaseClient, accessToken: string): Promise<void> {
+  const { error } = await supabase.auth.admin.signOut(accessToken, 'local');
+  if (error) console.warn('The replaced session could not be ended:', error.message);
 }

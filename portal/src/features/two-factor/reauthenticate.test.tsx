@@ -20,6 +20,7 @@ describe('password confirmation with two-factor on', { timeout: 20_000 }, () => 
     const { supabase } = testServices.services;
     const start = sessionWith('aal2', [verifiedFactor]);
     backend.on('GET', '/auth/v1/user', () => json(start.user));
+    backend.on('POST', '/auth/v1/logout', () => new Response(null, { status: 204 }));
     await supabase.auth.setSession(start);
     const firstToken = start.access_token;
 
@@ -76,5 +77,11 @@ describe('password confirmation with two-factor on', { timeout: 20_000 }, () => 
     const session = (await supabase.auth.getSession()).data.session!;
     expect(assuranceLevel(session.access_token)).toBe('aal2');
     expect(verifiedTokens).toEqual([firstToken, session.access_token]);
+    // The replaced session is ended at Auth, and only that one.
+    const logouts = backend.requestsTo('POST', '/auth/v1/logout');
+    expect(logouts.map((request) => request.headers.get('authorization'))).toEqual([
+      `Bearer ${firstToken}`,
+    ]);
+    expect(new URL(logouts[0]!.url).searchParams.get('scope')).toBe('local');
   });
 });
