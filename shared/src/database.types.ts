@@ -676,6 +676,7 @@ export type Database = {
           id: string;
           organization_id: string | null;
           processed: number;
+          progressed_at: string;
           result_path: string | null;
           started_at: string | null;
           status: string;
@@ -697,6 +698,7 @@ export type Database = {
           id?: string;
           organization_id?: string | null;
           processed?: number;
+          progressed_at?: string;
           result_path?: string | null;
           started_at?: string | null;
           status?: string;
@@ -718,6 +720,7 @@ export type Database = {
           id?: string;
           organization_id?: string | null;
           processed?: number;
+          progressed_at?: string;
           result_path?: string | null;
           started_at?: string | null;
           status?: string;

@@ -6,10 +6,11 @@ import { FILE_MESSAGES, FileRefusal } from './file-refusal.ts';
 import { MIME_TYPES } from './file-type.ts';
 import { FORM_MESSAGES, readBulkForm } from './form.ts';
 import { MAX_BODY_BYTES } from './limits.ts';
-import { finishJob, scheduleJob } from './jobs.ts';
+import { finishJob, readJob, scheduleJob } from './jobs.ts';
 import { processJob } from './process-job.ts';
 import { readBulkFile, type ReadFile } from './read-file.ts';
-import { matchRoute } from './routes.ts';
+import { matchRoute, type UploadRoute } from './routes.ts';
+import { sweepStalledJobs } from './stalled-jobs.ts';
 
 /** The spec's bulk status response, plus the job's id (to follow it and fetch its result). */
 export interface BulkAnswer {
@@ -35,10 +36,20 @@ function signedInUser(request: Request): string {
  * POST …/bulk/csv: checks the form and the file, schedules the job, stores the file in the
  * imports bucket (as the caller: the storage policy admits only their pending job's file) and
  * answers `{ total }` at once; the links are created in the background (process-job.ts).
+ * GET bulk/jobs/{id}: the job's status. Every signed-in request first ends the jobs whose
+ * process was cut off (stalled-jobs.ts), so that a batch being looked at does not stay
+ * `processing` for ever.
  */
 export const bulkImport = handler(async (request) => {
   try {
-    return await importFile(request);
+    const route = matchRoute(new URL(request.url).pathname);
+    if (request.method !== (route.kind === 'upload' ? 'POST' : 'GET')) {
+      throw new HttpError(405, 'Method not allowed.', 'method_not_allowed');
+    }
+    const userId = signedInUser(request);
+    await sweepStalledJobs();
+    if (route.kind === 'job') return json(await readJob(request, route.jobId));
+    return await importFile(request, route, userId);
   } catch (error) {
     await drainUnread(request);
     throw error;
@@ -63,11 +74,7 @@ async function drainUnread(request: Request): Promise<void> {
   }
 }
 
-async function importFile(request: Request): Promise<Response> {
-  const route = matchRoute(new URL(request.url).pathname);
-  if (request.method !== 'POST')
-    throw new HttpError(405, 'Method not allowed.', 'method_not_allowed');
-  const userId = signedInUser(request);
+async function importFile(request: Request, route: UploadRoute, userId: string): Promise<Response> {
   const form = await readBulkForm(request);
 
   const errors: Record<string, string[]> = {};

@@ -3,8 +3,11 @@
  * (csv, xls, xlsx, ods; 10 MB) is checked and counted at once, its links created in the
  * background (background.ts: EdgeRuntime.waitUntil on Supabase, a tracked promise elsewhere).
  *
- * Known limit: a job whose process is stopped mid-way (deploy, crash) stays `processing`; its
- * created links stay and its file is in the imports bucket, but nothing resumes it.
+ * A job whose process is stopped mid-way (deploy, crash, out-of-memory kill) is not resumed:
+ * once it has not moved for ten minutes, the next request this function handles (any signed-in
+ * user's upload or job status read) ends it as failed and notifies its owner ("Batch failed",
+ * how many of its links were created; stalled-jobs.ts, app.fail_stalled_bulk_jobs). Its created
+ * links stay and its file stays in the imports bucket; a late chunk of it is refused.
  */
 import { bulkImport } from './handler.ts';
 

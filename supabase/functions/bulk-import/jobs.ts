@@ -17,6 +17,21 @@ export interface ScheduledJob {
   domain: string;
 }
 
+/** A job as its status route answers it (GET bulk/jobs/{id}); per-row errors stay out. */
+export interface JobStatus {
+  job_id: string;
+  status: 'pending' | 'processing' | 'completed' | 'failed';
+  file_name: string | null;
+  total: number;
+  processed: number;
+  created: number;
+  /** The result CSV in the exports bucket, once the job completed. */
+  result_path: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 export interface ChunkAnswer {
   short_url_prefix: string;
   /** [row, alias] of each link created. */
@@ -93,4 +108,23 @@ export async function finishJob(
       select app.finish_bulk_job(${jobId}, ${outcome.failed},
         ${sql.json(toJson(outcome.errors))}, ${outcome.resultPath})`,
   );
+}
+
+/**
+ * The job as the caller may see it (row-level security decides), or a 404. Timestamps as
+ * PostgREST writes them (to_json), so the apps read them as they read the table.
+ */
+export async function readJob(request: Request, jobId: string): Promise<JobStatus> {
+  const [job] = await call(
+    request,
+    (sql) => sql<JobStatus[]>`
+      select j.id as job_id, j.status, j.file_name, j.total, j.processed, j.created,
+        j.result_path, to_json(j.created_at) #>> '{}' as created_at,
+        to_json(j.started_at) #>> '{}' as started_at,
+        to_json(j.finished_at) #>> '{}' as finished_at
+      from public.bulk_jobs j
+      where j.id = ${jobId}`,
+  );
+  if (!job) throw new HttpError(404, 'Bulk job not found.', 'bulk_job_not_found');
+  return job;
 }

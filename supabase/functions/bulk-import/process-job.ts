@@ -5,6 +5,7 @@
  * bucket; the job finished (and its owner notified) last.
  */
 import { ERROR_CODES } from '../../../shared/src/errors.ts';
+import { HttpError } from '../_shared/http.ts';
 import { serviceClient } from '../_shared/supabase.ts';
 import { createLinks, finishJob } from './jobs.ts';
 import { CHUNK_ROWS } from './limits.ts';
@@ -94,9 +95,14 @@ async function writeResult(userId: string, jobId: string, lines: ResultLine[]): 
   return path;
 }
 
+/** The job was ended elsewhere (stalled-jobs.ts swept it as failed): nothing left to record. */
+const isJobEnded = (error: unknown) =>
+  error instanceof HttpError && error.code === 'bulk_job_not_found';
+
 /**
  * Runs the job to its end. A failure part-way marks the job failed (links already created stay)
- * and still notifies the owner; only a failure to record that is thrown.
+ * and still notifies the owner; only a failure to record that is thrown. A job already swept as
+ * stalled refuses its late chunks; it is left as the sweep ended it (and its owner was told).
  */
 export async function processJob(request: Request, job: JobToProcess): Promise<void> {
   const outcomes = new Outcomes();
@@ -107,6 +113,10 @@ export async function processJob(request: Request, job: JobToProcess): Promise<v
     const path = await writeResult(job.userId, job.id, outcomes.lines(job.rows));
     await finishJob(request, job.id, { failed: false, errors: outcomes.errors, resultPath: path });
   } catch (error) {
+    if (isJobEnded(error)) {
+      console.warn(`bulk job ${job.id} was ended while it ran (stalled); its rest is dropped`);
+      return;
+    }
     console.error(`bulk job ${job.id} failed:`, error);
     await finishJob(request, job.id, { failed: true, errors: outcomes.errors, resultPath: null });
   }

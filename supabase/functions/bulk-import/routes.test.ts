@@ -5,19 +5,33 @@ import { FILE_MESSAGES } from './file-refusal.ts';
 import { MAX_BODY_BYTES } from './limits.ts';
 import { matchRoute } from './routes.ts';
 
-Deno.test('the three bulk routes, with and without the functions prefix', () => {
-  assert.deepEqual(matchRoute('/bulk-import/bulk/csv'), { organization: null, team: undefined });
+Deno.test('the three upload routes, with and without the functions prefix', () => {
+  assert.deepEqual(matchRoute('/bulk-import/bulk/csv'), {
+    kind: 'upload',
+    organization: null,
+    team: undefined,
+  });
   assert.deepEqual(matchRoute('/functions/v1/bulk-import/bulk/csv/'), {
+    kind: 'upload',
     organization: null,
     team: undefined,
   });
   assert.deepEqual(matchRoute('/bulk-import/organization/acme/team/sales-emea/bulk/csv'), {
+    kind: 'upload',
     organization: 'acme',
     team: 'sales-emea',
   });
   assert.deepEqual(matchRoute('/bulk-import/organization/acme/personal/bulk/csv'), {
+    kind: 'upload',
     organization: 'acme',
     team: null,
+  });
+});
+
+Deno.test('the job status route names the job by its id (lower-cased)', () => {
+  assert.deepEqual(matchRoute('/bulk-import/bulk/jobs/0A1B2C3D-4E5F-4a6b-8c7d-9e0f1a2b3c4d'), {
+    kind: 'job',
+    jobId: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
   });
 });
 
@@ -28,6 +42,9 @@ Deno.test('anything else is a 404', () => {
     '/bulk-import/organization/ACME/personal/bulk/csv',
     '/bulk-import/organization/acme/team//bulk/csv',
     '/other/bulk/csv',
+    '/bulk-import/bulk/jobs',
+    '/bulk-import/bulk/jobs/not-a-uuid',
+    '/bulk-import/bulk/jobs/0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d/rows',
   ]) {
     assert.throws(
       () => matchRoute(path),
