@@ -266,6 +266,20 @@ describe('bucket limits', () => {
     expect(await fx.objectRow(pictures, name)).toBeUndefined();
   });
 
+  it('answers a large over-size upload with 413 rather than dropping the connection', async () => {
+    // Refused long before the body has arrived: the client still gets the JSON answer.
+    const name = `${alice.id}/huge.png`;
+    const raw = await alice.client.storage
+      .from(pictures)
+      .upload(name, png(8 * 1024 * 1024), { contentType: 'image/png' });
+    expect(raw.error).toMatchObject({ statusCode: '413' });
+    const form = await alice.client.storage
+      .from(pictures)
+      .upload(name, new Blob([png(8 * 1024 * 1024)], { type: 'image/png' }));
+    expect(form.error).toMatchObject({ statusCode: '413' });
+    expect(await fx.objectRow(pictures, name)).toBeUndefined();
+  });
+
   it('refuses a MIME type the bucket does not allow', async () => {
     const result = await alice.client.storage
       .from(pictures)
