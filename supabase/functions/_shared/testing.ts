@@ -66,6 +66,18 @@ export const signToken = signHs256;
 
 export const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
+/** The Authorization header of a user signed in with the password (aal1), valid for an hour. */
+export async function userAuthorization(env: StackEnv, userId: string): Promise<string> {
+  const token = await signToken(env.SUPABASE_JWT_SECRET, {
+    sub: userId,
+    role: 'authenticated',
+    aud: 'authenticated',
+    aal: 'aal1',
+    exp: inAnHour(),
+  });
+  return `Bearer ${token}`;
+}
+
 export const withAuthorization = (authorization: string | undefined, init: RequestInit = {}) =>
   new Request('http://functions.test/fn', {
     ...init,

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { inAnHour, signToken, useStackAsRuntimeEnv } from '../_shared/testing.ts';
+import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { bulkImport } from './handler.ts';
 import type { JobStatus } from './jobs.ts';
 
@@ -33,14 +33,11 @@ async function createUser(suffix: string, label: string): Promise<SceneUser> {
       ${`bulk-${label}-${suffix}@example.test`}, now(), now(), now())`;
   const [profile] = await sql()<{ account_id: string }[]>`
     select personal_account_id as account_id from public.profiles where id = ${id}`;
-  const token = await signToken(env.SUPABASE_JWT_SECRET, {
-    sub: id,
-    role: 'authenticated',
-    aud: 'authenticated',
-    aal: 'aal1',
-    exp: inAnHour(),
-  });
-  return { id, accountId: profile!.account_id, authorization: `Bearer ${token}` };
+  return {
+    id,
+    accountId: profile!.account_id,
+    authorization: await userAuthorization(env, id),
+  };
 }
 
 async function withScene(run: (scene: Scene) => Promise<void>): Promise<void> {

@@ -7,7 +7,7 @@ import { SANDBOX_SITEKEY, botCheckFromEnv } from '../_shared/bot-check/env.ts';
 import { BotCheckWhitelist } from '../_shared/bot-check/whitelist.ts';
 import { countryOf } from '../_shared/clicks/geo.ts';
 import { sql } from '../_shared/sql.ts';
-import { inAnHour, signToken, type StackEnv, useStackAsRuntimeEnv } from '../_shared/testing.ts';
+import { type StackEnv, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { parseTrustedProxies } from './client-address.ts';
 import { isIpBlockedInDatabase, lookupDomainsInDatabase } from './destination.ts';
 import { createLinksHandler, type LinksDependencies } from './handler.ts';
@@ -58,14 +58,11 @@ export async function createUser(
     from public.profiles p
     where p.id = ${id} and a.id = p.personal_account_id
     returning a.id as account_id`;
-  const token = await signToken(env.SUPABASE_JWT_SECRET, {
-    sub: id,
-    role: 'authenticated',
-    aud: 'authenticated',
-    aal: 'aal1',
-    exp: inAnHour(),
-  });
-  return { id, accountId: profile!.account_id, authorization: `Bearer ${token}` };
+  return {
+    id,
+    accountId: profile!.account_id,
+    authorization: await userAuthorization(env, id),
+  };
 }
 
 export const guestAuthorization = () => `Bearer ${env.SUPABASE_ANON_KEY}`;

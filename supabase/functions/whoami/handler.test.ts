@@ -4,6 +4,7 @@ import {
   inAnHour,
   signToken,
   useStackAsRuntimeEnv,
+  userAuthorization,
   withAuthorization,
 } from '../_shared/testing.ts';
 import { whoami } from './handler.ts';
@@ -21,14 +22,9 @@ async function insertUser(): Promise<string> {
 Deno.test('whoami answers the signed-in user as the database sees them', async () => {
   try {
     const id = await insertUser();
-    const token = await signToken(env.SUPABASE_JWT_SECRET, {
-      sub: id,
-      role: 'authenticated',
-      aud: 'authenticated',
-      aal: 'aal1',
-      exp: inAnHour(),
-    });
-    const answer = await whoami(withAuthorization(`Bearer ${token}`, { method: 'POST' }));
+    const answer = await whoami(
+      withAuthorization(await userAuthorization(env, id), { method: 'POST' }),
+    );
     assert.equal(answer.status, 200);
     assert.deepEqual(await answer.json(), { user_id: id, role: 'authenticated', aal: 'aal1' });
   } finally {
