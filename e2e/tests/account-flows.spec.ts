@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { Factories } from '../support/factories.ts';
 import { appUrls, expect, test } from '../support/fixtures.ts';
+import { chooseNewPassword, resetLinkFromMail } from '../support/password-reset.ts';
 import { logIn, serviceClient } from '../support/shell.ts';
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
@@ -89,22 +90,13 @@ test.describe('account pages', () => {
       ),
     ).toBeVisible();
 
-    const mail = await mailbox.waitFor(user.email, { subject: 'Reset your password' });
-    const resetLink = mail.links.find((link) => link.includes('/auth/v1/verify'));
-    expect(resetLink, `a verify link in: ${mail.links.join(', ')}`).toBeDefined();
-    expect(new URL(resetLink!).searchParams.get('redirect_to')).toBe(
+    const resetLink = await resetLinkFromMail(mailbox, user.email);
+    expect(new URL(resetLink).searchParams.get('redirect_to')).toBe(
       `${appUrls.portal}/app/password/reset/email-link`,
     );
 
-    await page.goto(resetLink!);
-    await expect(
-      page.getByRole('heading', { level: 1, name: 'Choose a new password' }),
-    ).toBeVisible();
-    await page.getByLabel('New password', { exact: true }).fill(newPassword);
-    await page.getByLabel('Confirm new password', { exact: true }).fill(newPassword);
-    await page.getByRole('button', { name: 'Reset password' }).click();
-    await expect(page).toHaveURL('/app');
-    await expect(page.getByText('Your password has been reset.')).toBeVisible();
+    await page.goto(resetLink);
+    await chooseNewPassword(page, newPassword);
 
     await mainNav(page).getByRole('button', { name: 'Log out' }).click();
     await expect(mainNav(page).getByRole('link', { name: 'Sign In' })).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
 import { expect, test } from '../support/fixtures.ts';
+import { chooseNewPassword, resetLinkFromMail } from '../support/password-reset.ts';
 import {
   logIn as fillLogIn,
   seriousAccessibilityViolations,
@@ -173,25 +174,16 @@ test.describe('two-factor authentication', () => {
     await page.goto('/app/password/reset');
     await page.getByLabel('E-mail').fill(user.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
-    const mail = await mailbox.waitFor(user.email, { subject: 'Reset your password' });
-    const resetLink = mail.links.find((link) => link.includes('/auth/v1/verify'));
-    expect(resetLink, `a verify link in: ${mail.links.join(', ')}`).toBeDefined();
+    const resetLink = await resetLinkFromMail(mailbox, user.email);
 
     // The link signs in with the password factor only: the code comes before anything else,
     // and the reset form is where the code page goes on to.
-    await page.goto(resetLink!);
+    await page.goto(resetLink);
     await expect(page).toHaveURL('/app/login/2FA/verify?to=%2Fapp%2Fpassword%2Freset%2Femail-link');
     // A later step than the enrollment's code: no code is used twice.
     await page.getByLabel('Authentication code').fill(totpCode(secret, 1));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect(
-      page.getByRole('heading', { level: 1, name: 'Choose a new password' }),
-    ).toBeVisible();
-    await page.getByLabel('New password', { exact: true }).fill(newPassword);
-    await page.getByLabel('Confirm new password', { exact: true }).fill(newPassword);
-    await page.getByRole('button', { name: 'Reset password' }).click();
-    await expect(page).toHaveURL('/app');
-    await expect(page.getByText('Your password has been reset.')).toBeVisible();
+    await chooseNewPassword(page, newPassword);
 
     // The new password works, and the factor is still on: the next login asks for a code.
     await logOut(page);
