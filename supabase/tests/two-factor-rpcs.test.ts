@@ -4,6 +4,7 @@ import {
   createInvitation,
   createPlan,
   createUser,
+  createUsers,
   enrollTotp,
   expectCoded,
   one,
@@ -77,7 +78,7 @@ describe('organization and team RPCs with two-factor on', () => {
   it('accept_invitation: an invitee with 2FA joins only at aal2; one without joins at aal1', () =>
     withRollback(pool, async (db) => {
       const { team, owner } = await createCast(db);
-      const [withFactor, withoutFactor] = await Promise.all([createUser(db), createUser(db)]);
+      const [withFactor, withoutFactor] = await createUsers(db, [{}, {}]);
       await enrollTotp(db, withFactor.id);
       const invite = (invitee: TestUser) =>
         createInvitation(db, {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createCast,
   createUser,
+  createUsers,
   expectCoded,
   expectProtectedColumn,
   expectRefused,
@@ -26,7 +27,7 @@ async function notify(db: pg.ClientBase, userId: string, title = 'Import finishe
 describe('notifications', () => {
   it('users read their own notifications only', () =>
     withRollback(pool, async (db) => {
-      const [me, other] = await Promise.all([createUser(db), createUser(db)]);
+      const [me, other] = await createUsers(db, [{}, {}]);
       const mine = await notify(db, me.id);
       await notify(db, other.id);
       const seen = await queryAs(db, me.id, `select id, read from public.notifications`);
@@ -65,7 +66,7 @@ describe('notifications', () => {
 
   it("someone else's notification is notification_not_found, and stays unread", () =>
     withRollback(pool, async (db) => {
-      const [me, other] = await Promise.all([createUser(db), createUser(db)]);
+      const [me, other] = await createUsers(db, [{}, {}]);
       const theirs = await notify(db, other.id);
       await expectCoded(
         queryAs(db, me.id, `select public.mark_notifications_read($1)`, [[theirs.id]]),
@@ -218,7 +219,7 @@ describe('surveys', () => {
 
   it('users answer an active survey once, as themselves, and read only their own answers', () =>
     withRollback(pool, async (db) => {
-      const [me, other] = await Promise.all([createUser(db), createUser(db)]);
+      const [me, other] = await createUsers(db, [{}, {}]);
       const active = await survey(db, true);
       const inactive = await survey(db, false);
       const answered = await queryAs(

@@ -5,6 +5,7 @@ import {
   createCast,
   createPlan,
   createUser,
+  createUsers,
   expectDatabaseError,
   one,
   subscribe,
@@ -69,11 +70,7 @@ describe('account features', () => {
 
   it('count a subscription in its grace period, not an ended or a future one', () =>
     withRollback(pool, async (db) => {
-      const [grace, ended, future] = await Promise.all([
-        createUser(db),
-        createUser(db),
-        createUser(db),
-      ]);
+      const [grace, ended, future] = await createUsers(db, [{}, {}, {}]);
       const plan = await createPlan(db, { features: ['use_tags'] });
       await subscribe(db, { accountId: grace.personalAccountId, plan, endsAt: daysFromNow(3) });
       await subscribe(db, { accountId: ended.personalAccountId, plan, endsAt: daysFromNow(-1) });
@@ -195,12 +192,7 @@ describe('users', () => {
 
   it('is_subscribed needs a current, non-free default subscription', () =>
     withRollback(pool, async (db) => {
-      const [paid, free, ended, none] = await Promise.all([
-        createUser(db),
-        createUser(db),
-        createUser(db),
-        createUser(db),
-      ]);
+      const [paid, free, ended, none] = await createUsers(db, [{}, {}, {}, {}]);
       const plan = await createPlan(db);
       const freePlan = await one<{ planId: string; priceId: string; name: string }>(
         db,

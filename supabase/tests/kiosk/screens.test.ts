@@ -7,6 +7,7 @@ import {
   createCast,
   createPlan,
   createUser,
+  createUsers,
   expectCoded,
   expectDatabaseError,
   expectProtectedColumn,
@@ -430,14 +431,14 @@ describe('surveys/{survey}', () => {
         [survey.id],
       );
       const [single, multiple, text] = questions.rows.map((q) => q.id);
-      const [ada, bob, cy] = await Promise.all([createUser(db), createUser(db), createUser(db)]);
+      const [ada, bob, cy] = await createUsers(db, [{}, {}, {}]);
       const answers: [string, string, unknown][] = [
-        [ada!.id, single!, ['Work']],
-        [ada!.id, multiple!, ['API', 'Tags']],
-        [ada!.id, text!, 'More charts'],
-        [bob!.id, single!, ['Work']],
-        [bob!.id, multiple!, ['API']],
-        [cy!.id, single!, ['Fun']],
+        [ada.id, single!, ['Work']],
+        [ada.id, multiple!, ['API', 'Tags']],
+        [ada.id, text!, 'More charts'],
+        [bob.id, single!, ['Work']],
+        [bob.id, multiple!, ['API']],
+        [cy.id, single!, ['Fun']],
       ];
       for (const [userId, questionId, answer] of answers) {
         await db.query(

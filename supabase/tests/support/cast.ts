@@ -5,7 +5,7 @@ import {
   createOrganization,
   createOrganizationRole,
   createTeam,
-  createUser,
+  createUsers,
   type TestOrganization,
   type TestRole,
   type TestTeam,
@@ -42,15 +42,15 @@ export async function createCast(
   options: { limitedPermissions?: string[] } = {},
 ): Promise<Cast> {
   const [owner, orgUser, supervisor, teamAdmin, member, viewer, stranger, staff] =
-    await Promise.all([
-      createUser(client, { name: 'Owner' }),
-      createUser(client, { name: 'Org user' }),
-      createUser(client, { name: 'Supervisor' }),
-      createUser(client, { name: 'Team admin' }),
-      createUser(client, { name: 'Member' }),
-      createUser(client, { name: 'Viewer' }),
-      createUser(client, { name: 'Stranger' }),
-      createUser(client, { name: 'Staff', developer: true }),
+    await createUsers(client, [
+      { name: 'Owner' },
+      { name: 'Org user' },
+      { name: 'Supervisor' },
+      { name: 'Team admin' },
+      { name: 'Member' },
+      { name: 'Viewer' },
+      { name: 'Stranger' },
+      { name: 'Staff', developer: true },
     ]);
   const organization = await createOrganization(client, { ownerId: owner.id });
   const limitedRole = await createOrganizationRole(client, {

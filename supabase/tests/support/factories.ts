@@ -53,6 +53,20 @@ export async function createUser(
   return { id: user.id, email, personalAccountId: profile.personal_account_id };
 }
 
+/**
+ * Several users, one per options object, made one after another: a pg client runs one query at
+ * a time, and `Promise.all` over one client queues them anyway while pg warns that pg@9 will
+ * refuse a query sent before the last one ended.
+ */
+export async function createUsers<const Options extends readonly UserOptions[]>(
+  client: pg.ClientBase,
+  options: Options,
+): Promise<{ [Index in keyof Options]: TestUser }> {
+  const users: TestUser[] = [];
+  for (const each of options) users.push(await createUser(client, each));
+  return users as { [Index in keyof Options]: TestUser };
+}
+
 async function createAccount(
   client: pg.ClientBase,
   kind: 'team' | 'organization',
