@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  aal1,
+  aal2,
   createCast,
   createInvitation,
   createPlan,
@@ -21,9 +23,6 @@ import {
  * served at aal2; a user without one needs nothing more.
  */
 const pool = useDatabase();
-
-const aal1 = (user: TestUser) => ({ id: user.id, aal: 'aal1' as const });
-const aal2 = (user: TestUser) => ({ id: user.id, aal: 'aal2' as const });
 
 describe('organization and team RPCs with two-factor on', () => {
   it('create_organization: aal1 refused (aal2_required), aal2 creates it', () =>

@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
+  aal1,
+  aal2,
   all,
   asActor,
   createCast,
@@ -20,9 +22,6 @@ import {
  * actor and assurance level, the lockout, and aal2 in row-level security.
  */
 const pool = useDatabase();
-
-const aal1 = (user: TestUser) => ({ id: user.id, aal: 'aal1' as const });
-const aal2 = (user: TestUser) => ({ id: user.id, aal: 'aal2' as const });
 
 async function generateCodes(db: pg.ClientBase, user: TestUser): Promise<string[]> {
   const row = await asActor(db, aal2(user), (as) =>

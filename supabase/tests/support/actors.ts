@@ -17,6 +17,10 @@ export function claimsFor(actor: Actor): Record<string, unknown> {
   };
 }
 
+/** The user signed in with the password only, or with the second factor too. */
+export const aal1 = (user: { id: string }): Actor => ({ id: user.id, aal: 'aal1' });
+export const aal2 = (user: { id: string }): Actor => ({ id: user.id, aal: 'aal2' });
+
 let savepointCounter = 0;
 
 /** SQLSTATE of "current transaction is aborted, commands ignored until end of block". */
