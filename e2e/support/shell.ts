@@ -36,3 +36,18 @@ export function serviceClient(): SupabaseClient {
   const env = stackEnv();
   return nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
 }
+
+/** A client signed in with `user`'s password, as the portal would be. */
+export async function signedInClient(user: {
+  email: string;
+  password: string;
+}): Promise<SupabaseClient> {
+  const env = stackEnv();
+  const client = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
+  const { error } = await client.auth.signInWithPassword({
+    email: user.email,
+    password: user.password,
+  });
+  if (error) throw new Error(`Could not sign in ${user.email}: ${error.message}`);
+  return client;
+}

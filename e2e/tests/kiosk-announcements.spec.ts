@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { appUrls, expect, test } from '../support/fixtures.ts';
+import { serviceClient, signedInClient } from '../support/shell.ts';
 import {
   fillField,
   makeStaff,
   openCreatePage,
   openKioskAsStaff,
-  serviceRole,
-  signedInClient,
   signInToPortal,
 } from './kiosk-support.ts';
 
@@ -74,14 +73,14 @@ test.describe('kiosk announcements', () => {
       await saveScreenshot('portal-announcement-bell');
       await portal.keyboard.press('Escape');
       await expect(nav.getByRole('button', { name: 'Notifications', exact: true })).toBeVisible();
-      const { data: profile } = await serviceRole()
+      const { data: profile } = await serviceClient()
         .from('profiles')
         .select('last_read_announcements_at')
         .eq('id', user.id)
         .single();
       expect(profile?.last_read_announcements_at).not.toBeNull();
     } finally {
-      await serviceRole().from('announcements').delete().eq('title', title);
+      await serviceClient().from('announcements').delete().eq('title', title);
     }
   });
 });

@@ -2,14 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { appUrls, expect, test } from '../support/fixtures.ts';
 import { openShortLink } from '../support/short-links.ts';
 import { stackEnv } from '../support/stack.ts';
-import {
-  fillField,
-  makeStaff,
-  openCreatePage,
-  openKioskAsStaff,
-  serviceRole,
-  signedInClient,
-} from './kiosk-support.ts';
+import { serviceClient, signedInClient } from '../support/shell.ts';
+import { fillField, makeStaff, openCreatePage, openKioskAsStaff } from './kiosk-support.ts';
 
 /** A common short domain of the demo seed (supabase/seeds/20_links.sql). */
 const SHORT_DOMAIN = 'shrt.localhost';
@@ -84,7 +78,7 @@ test.describe('kiosk banned domains', () => {
     await expect(page.getByText('destination domain banned')).toBeVisible();
 
     // Lifting the ban brings it back.
-    await serviceRole().from('banned_domains').delete().eq('domain', banned);
+    await serviceClient().from('banned_domains').delete().eq('domain', banned);
     await expect
       .poll(async () => (await openShortLink(SHORT_DOMAIN, alias)).location, { timeout: 5_000 })
       .toBe(destination);

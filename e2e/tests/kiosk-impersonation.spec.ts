@@ -1,11 +1,6 @@
 import { appUrls, ARTIFACTS_DIR, expect, test } from '../support/fixtures.ts';
-import {
-  makeStaff,
-  openKioskAsStaff,
-  serviceRole,
-  signedInClient,
-  signInToPortal,
-} from './kiosk-support.ts';
+import { serviceClient, signedInClient } from '../support/shell.ts';
+import { makeStaff, openKioskAsStaff, signInToPortal } from './kiosk-support.ts';
 
 test.describe('kiosk impersonation', () => {
   test('staff find a user, act as them in the portal, and come back to their own account', async ({
@@ -54,7 +49,7 @@ test.describe('kiosk impersonation', () => {
     await expect(portal.getByRole('link', { name: 'Back To My Account' })).toHaveCount(0);
 
     // Both ends are in the kiosk audit log, by the staff member, about the user.
-    const { data: audit, error } = await serviceRole()
+    const { data: audit, error } = await serviceClient()
       .from('kiosk_audit_log')
       .select('action, actor_id')
       .eq('subject_user_id', target.id)

@@ -1,12 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appUrls, expect, test } from '../support/fixtures.ts';
-import {
-  fillField,
-  makeStaff,
-  openCreatePage,
-  openKioskAsStaff,
-  serviceRole,
-} from './kiosk-support.ts';
+import { serviceClient } from '../support/shell.ts';
+import { fillField, makeStaff, openCreatePage, openKioskAsStaff } from './kiosk-support.ts';
 
 /**
  * The kiosk's other screens against the demo data: each loads its data through RLS as staff,
@@ -64,7 +59,7 @@ test.describe('kiosk screens', () => {
     page,
     factories,
   }) => {
-    const admin = serviceRole();
+    const admin = serviceClient();
     const domain = `kiosk-${randomUUID().slice(0, 8)}.example`;
     const word = `kioskword${randomUUID().slice(0, 6)}`;
     const { data: created } = await admin
@@ -137,7 +132,7 @@ test.describe('kiosk screens', () => {
   });
 
   test('DNS zones, surveys and access invitations', async ({ page, factories, saveScreenshot }) => {
-    const admin = serviceRole();
+    const admin = serviceClient();
     const zone = `zone-${randomUUID().slice(0, 8)}.example`;
     const invitee = `invitee-${randomUUID().slice(0, 8)}@example.com`;
     try {
@@ -193,7 +188,7 @@ test.describe('kiosk screens', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect
       .poll(async () => {
-        const { data } = await serviceRole()
+        const { data } = await serviceClient()
           .from('profiles')
           .select('status')
           .eq('id', user.id)

@@ -1,32 +1,13 @@
 import type { Locator, Page } from '@playwright/test';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { TestUser } from '../support/factories.ts';
 import { appUrls, expect } from '../support/fixtures.ts';
-import { stackEnv } from '../support/stack.ts';
-import { nodeSupabaseClient } from '../support/supabase.ts';
+import { serviceClient } from '../support/shell.ts';
 
-/** Helpers the kiosk specs share: staff accounts, signing in, the service role. */
-
-export function serviceRole(): SupabaseClient {
-  const env = stackEnv();
-  return nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
-}
-
-/** A client signed in as `user`, as the portal would be. */
-export async function signedInClient(user: TestUser): Promise<SupabaseClient> {
-  const env = stackEnv();
-  const client = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
-  const { error } = await client.auth.signInWithPassword({
-    email: user.email,
-    password: user.password,
-  });
-  if (error) throw new Error(`Could not sign in ${user.email}: ${error.message}`);
-  return client;
-}
+/** Helpers the kiosk specs share: staff accounts and signing in to the kiosk. */
 
 /** Gives a user the developer flag (staff), as an operator would. */
 export async function makeStaff(user: TestUser): Promise<TestUser> {
-  const { error } = await serviceRole()
+  const { error } = await serviceClient()
     .from('profiles')
     .update({ is_developer: true })
     .eq('id', user.id);

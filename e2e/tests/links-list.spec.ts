@@ -3,22 +3,14 @@ import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import type { TestUser } from '../support/factories.ts';
 import { subscribeToPro } from '../support/plans.ts';
-import { logIn, serviceClient } from '../support/shell.ts';
-import { stackEnv } from '../support/stack.ts';
-import { nodeSupabaseClient } from '../support/supabase.ts';
+import { logIn, serviceClient, signedInClient } from '../support/shell.ts';
 
 /** A common domain anyone signed in may use (supabase/seeds/20_links.sql). */
 const DOMAIN = 'shrt.localhost';
 
 /** Creates links as the user through the create_link RPC (the rules the form goes through). */
 async function createLinks(user: TestUser, links: { alias: string; tags: string[] }[]) {
-  const env = stackEnv();
-  const client = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
-  const { error } = await client.auth.signInWithPassword({
-    email: user.email,
-    password: user.password,
-  });
-  if (error) throw new Error(`Could not sign in ${user.email}: ${error.message}`);
+  const client = await signedInClient(user);
   for (const link of links) {
     const { error: createError } = await client.rpc('create_link', {
       p_url: `https://example.com/e2e/${link.alias}`,

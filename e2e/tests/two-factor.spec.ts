@@ -6,9 +6,8 @@ import {
   logIn as fillLogIn,
   seriousAccessibilityViolations,
   serviceClient,
+  signedInClient,
 } from '../support/shell.ts';
-import { stackEnv } from '../support/stack.ts';
-import { nodeSupabaseClient } from '../support/supabase.ts';
 
 /**
  * Two-factor authentication end to end (issue 5): enroll TOTP with the code computed from the
@@ -57,10 +56,7 @@ async function verifiedFactorCount(userId: string): Promise<number> {
 
 /** Turns TOTP on for a user the way the security page does (backup codes too); its secret. */
 async function enrollTotp(email: string, password: string): Promise<string> {
-  const env = stackEnv();
-  const client = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY);
-  const signIn = await client.auth.signInWithPassword({ email, password });
-  if (signIn.error) throw signIn.error;
+  const client = await signedInClient({ email, password });
   const enrolled = await client.auth.mfa.enroll({ factorType: 'totp' });
   if (enrolled.error) throw enrolled.error;
   const { id, totp } = enrolled.data;
