@@ -5,21 +5,7 @@ import { renderApp, render } from '../../../test/render.tsx';
 import { signedInWorld, type TestWorld } from '../../../test/world.ts';
 import { clearGuestHistory, readGuestHistory } from '../guestHistory.ts';
 import { CreateLinkForm } from './CreateLinkForm.tsx';
-
-const domainRow = (domain: string, flags: Record<string, unknown> = {}) => ({
-  domain,
-  kind: 'common',
-  account_id: null,
-  is_disabled: false,
-  is_blocked: false,
-  require_email_verification: false,
-  subscribed_only: false,
-  allow_for_guests: false,
-  guest_can_use_custom_alias: false,
-  for_all_teams: true,
-  domain_teams: [],
-  ...flags,
-});
+import { domainRow } from './testing.ts';
 
 const DOMAINS = [
   domainRow('tiny.test', { allow_for_guests: true }),

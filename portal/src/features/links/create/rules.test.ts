@@ -1,6 +1,5 @@
 import { VIEWER_ONLY_SUFFIX } from '@shortlane/shared/permissions.ts';
 import { describe, expect, it, vi } from 'vitest';
-import type { CreateFormDomainRow } from '../../../data/links-create-domains-query.ts';
 import { bodyTeam, workspaceRoute } from '../../../data/links-create-mutation.ts';
 import type { TeamSummary } from '../../../data/teams-query.ts';
 import { createErrorGate } from './antiRobotNotices.ts';
@@ -8,6 +7,7 @@ import { domainOptionsFor } from './domainOptions.ts';
 import { expiryInputBounds, expiryInputError, localInputToUtcIso } from './expiry.ts';
 import { sortCreateErrors } from './formErrors.ts';
 import { tagErrorLines } from './TagsField.tsx';
+import { domainRow } from './testing.ts';
 import { CREATE_ATTEMPT_EVENT, trackCreateAttempt } from './tracking.ts';
 import { PERSONAL_TEAM, teamOptions, workspaceFor } from './workspace.ts';
 
@@ -15,30 +15,13 @@ const PERSONAL = 'acct-personal';
 const TEAM_ACCOUNT = 'acct-team';
 const ORG_ACCOUNT = 'acct-org';
 
-function row(domain: string, overrides: Partial<CreateFormDomainRow> = {}): CreateFormDomainRow {
-  return {
-    domain,
-    kind: 'common',
-    account_id: null,
-    is_disabled: false,
-    is_blocked: false,
-    require_email_verification: false,
-    subscribed_only: false,
-    allow_for_guests: false,
-    guest_can_use_custom_alias: false,
-    for_all_teams: true,
-    domain_teams: [],
-    ...overrides,
-  };
-}
-
 describe('domainOptionsFor', () => {
   const rows = [
-    row('common.test', { allow_for_guests: true }),
-    row('mine.test', { kind: 'branded', account_id: PERSONAL }),
-    row('team.test', { kind: 'branded', account_id: TEAM_ACCOUNT }),
-    row('org-all.test', { kind: 'organization', account_id: ORG_ACCOUNT }),
-    row('org-mkt.test', {
+    domainRow('common.test', { allow_for_guests: true }),
+    domainRow('mine.test', { kind: 'branded', account_id: PERSONAL }),
+    domainRow('team.test', { kind: 'branded', account_id: TEAM_ACCOUNT }),
+    domainRow('org-all.test', { kind: 'organization', account_id: ORG_ACCOUNT }),
+    domainRow('org-mkt.test', {
       kind: 'organization',
       account_id: ORG_ACCOUNT,
       for_all_teams: false,
