@@ -100,6 +100,12 @@ export const ERROR_CODES = {
     message: 'Two-factor authentication is not enabled.',
     field: 'form',
   },
+  // A staff impersonation session touching backup codes (20261122002260_impersonation_guards.sql).
+  impersonation_not_allowed: {
+    status: 403,
+    message: "An impersonation session cannot change the account's sign-in protection.",
+    field: 'form',
+  },
   /** A UTM preset refused (create_utm_preset): the sentence in details, the field in hint. */
   utm_preset_invalid: { status: 422, message: null, field: 'form' },
 } as const satisfies Record<string, ErrorCodeEntry>;

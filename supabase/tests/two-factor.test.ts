@@ -10,6 +10,7 @@ import {
   enrollTotp,
   expectCoded,
   expectRefused,
+  impersonating,
   one,
   queryAs,
   useDatabase,
@@ -138,6 +139,54 @@ describe('backup codes: generation', () => {
           queryAs(db, actor, 'select * from public.two_factor_backup_code_failures'),
         );
       }
+    }));
+});
+
+describe('backup codes: never through an impersonation session', () => {
+  it('spending a code (right or wrong) is refused; nothing is used, recorded or removed', () =>
+    withRollback(pool, async (db) => {
+      const owner = await createUser(db);
+      await enrollTotp(db, owner.id);
+      const codes = await generateCodes(db, owner);
+      await expectCoded(consume(db, impersonating(owner), codes[0]!), 'impersonation_not_allowed');
+      await expectCoded(
+        consume(db, impersonating(owner), 'AAAAA-AAAAA'),
+        'impersonation_not_allowed',
+      );
+      expect(await factorCount(db, owner.id)).toBe(1);
+      expect(await remaining(db, owner)).toBe(10);
+      const failures = await one<{ n: number }>(
+        db,
+        'select count(*)::int as n from public.two_factor_backup_code_failures where user_id = $1',
+        [owner.id],
+      );
+      expect(failures.n).toBe(0);
+      // The user's own session still spends it.
+      expect(await consume(db, aal1(owner), codes[0]!)).toMatchObject({ consumed: true });
+    }));
+
+  it('generating codes is refused, even from a token claiming aal2', () =>
+    withRollback(pool, async (db) => {
+      const owner = await createUser(db);
+      await enrollTotp(db, owner.id);
+      const before = await generateCodes(db, owner);
+      const generate = (actor: Parameters<typeof asActor>[1]) =>
+        queryAs(db, actor, 'select public.generate_two_factor_backup_codes()');
+      // Real impersonation tokens are aal1, which the aal2 rule already refuses.
+      await expectCoded(generate(impersonating(owner)), 'aal2_required');
+      await expectCoded(generate(impersonating(owner, 'aal2')), 'impersonation_not_allowed');
+      expect(await consume(db, aal1(owner), before[0]!)).toMatchObject({ consumed: true });
+    }));
+
+  it('app.is_impersonating() reads the amr claim', () =>
+    withRollback(pool, async (db) => {
+      const user = await createUser(db);
+      const check = (actor: Parameters<typeof asActor>[1]) =>
+        asActor(db, actor, (as) =>
+          one<{ yes: boolean }>(as, 'select app.is_impersonating() as yes'),
+        ).then((row) => row.yes);
+      expect(await check(impersonating(user))).toBe(true);
+      expect(await check(aal2(user))).toBe(false);
     }));
 });
 

@@ -7,7 +7,12 @@ import {
   useStackAsRuntimeEnv,
   withAuthorization,
 } from '../_shared/testing.ts';
-import { createAccountDeleteHandler, PASSWORD_REQUIRED, WRONG_PASSWORD } from './handler.ts';
+import {
+  createAccountDeleteHandler,
+  IMPERSONATION_CANNOT_DELETE,
+  PASSWORD_REQUIRED,
+  WRONG_PASSWORD,
+} from './handler.ts';
 
 /**
  * The handler called directly, against the running local stack (Auth, database, Storage);
@@ -96,7 +101,19 @@ test('refuses a service-role caller and an impersonation token, even with the pa
       exp: inAnHour(),
     });
     const staff = await call(`Bearer ${impersonation}`, { password: user.password });
-    assert.equal(staff.status, 403);
+    const refused = {
+      status: 403,
+      body: { code: 'impersonation_not_allowed', message: IMPERSONATION_CANNOT_DELETE },
+    };
+    assert.deepEqual(staff, refused);
+    // Known by its amr too, as Auth and the database know it.
+    const byAmr = await signToken(env.SUPABASE_JWT_SECRET, {
+      role: 'authenticated',
+      sub: user.id,
+      amr: [{ method: 'impersonation', timestamp: Math.floor(Date.now() / 1000) }],
+      exp: inAnHour(),
+    });
+    assert.deepEqual(await call(`Bearer ${byAmr}`, { password: user.password }), refused);
     assert.equal(await exists(user.id), true);
   } finally {
     await admin.auth.admin.deleteUser(user.id);

@@ -17,12 +17,14 @@ import { callerOf } from '../_shared/caller.ts';
 import { requireEnv } from '../_shared/env.ts';
 import { handler, HttpError, json } from '../_shared/http.ts';
 import { invalid, readBody } from '../_shared/kiosk/request.ts';
-import { impersonationClaim, permissionDenied } from '../_shared/kiosk/staff.ts';
+import { impersonationNotAllowed, isImpersonation } from '../_shared/impersonation.ts';
+import { permissionDenied } from '../_shared/kiosk/staff.ts';
 import { asClaims } from '../_shared/sql.ts';
 import { serviceClient } from '../_shared/supabase.ts';
 
 export const PASSWORD_REQUIRED = 'The password field is required.';
 export const WRONG_PASSWORD = 'The password is incorrect.';
+export const IMPERSONATION_CANNOT_DELETE = 'An impersonation session cannot delete the account.';
 
 function readPassword(body: Record<string, unknown>): string {
   const password = body.password;
@@ -74,7 +76,9 @@ export function createAccountDeleteHandler(admin: () => SupabaseClient = service
   return handler(async (request) => {
     const { claims } = callerOf(request);
     if (claims.role !== 'authenticated' || typeof claims.sub !== 'string') throw permissionDenied();
-    if (impersonationClaim(claims)) throw permissionDenied();
+    if (isImpersonation(claims)) {
+      throw impersonationNotAllowed(IMPERSONATION_CANNOT_DELETE);
+    }
     const userId = claims.sub;
     const password = readPassword(await readBody(request));
     const client = admin();

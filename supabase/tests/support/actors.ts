@@ -2,7 +2,8 @@ import type pg from 'pg';
 import { isInTransaction } from './db.ts';
 
 /** Someone acting through the API: a signed-in user (by id) or an anonymous visitor (null). */
-export type Actor = string | { id: string; email?: string; aal?: 'aal1' | 'aal2' } | null;
+export type Actor =
+  string | { id: string; email?: string; aal?: 'aal1' | 'aal2'; impersonation?: boolean } | null;
 
 /** The JWT claims PostgREST would set for this actor (auth.uid(), auth.role(), auth.jwt()). */
 export function claimsFor(actor: Actor): Record<string, unknown> {
@@ -14,12 +15,22 @@ export function claimsFor(actor: Actor): Record<string, unknown> {
     aud: 'authenticated',
     aal: user.aal ?? 'aal1',
     ...(user.email ? { email: user.email } : {}),
+    // What kiosk-impersonate's token says (supabase/functions/kiosk-impersonate/token.ts).
+    ...(user.impersonation
+      ? { amr: [{ method: 'impersonation', timestamp: Math.floor(Date.now() / 1000) }] }
+      : {}),
   };
 }
 
 /** The user signed in with the password only, or with the second factor too. */
 export const aal1 = (user: { id: string }): Actor => ({ id: user.id, aal: 'aal1' });
 export const aal2 = (user: { id: string }): Actor => ({ id: user.id, aal: 'aal2' });
+/** A staff member impersonating the user (always aal1 in real tokens; aal2 tests the rule alone). */
+export const impersonating = (user: { id: string }, aal: 'aal1' | 'aal2' = 'aal1'): Actor => ({
+  id: user.id,
+  aal,
+  impersonation: true,
+});
 
 let savepointCounter = 0;
 

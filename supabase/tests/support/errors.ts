@@ -135,6 +135,11 @@ export const ERROR_CODES = {
     detail: 'Two-factor authentication is not enabled.',
     hint: 'form',
   },
+  impersonation_not_allowed: {
+    status: 403,
+    detail: "An impersonation session cannot change the account's sign-in protection.",
+    hint: 'form',
+  },
   too_many_attempts: {
     status: 429,
     detail: 'Too many wrong codes. Try again in 15 minutes.',

@@ -5,7 +5,8 @@ import { recordAudit } from '../audit.ts';
 import { requireAuthentication, type Authenticated } from '../authenticate.ts';
 import { clientInfo, type AuthContext } from '../context.ts';
 import { transaction } from '../db.ts';
-import { badRequest, forbidden, internalError, unprocessable } from '../errors.ts';
+import { badRequest, forbidden, unprocessable } from '../errors.ts';
+import { refuseImpersonation } from '../impersonation.ts';
 import { isUuid, readParams } from '../params.ts';
 import type { Router } from '../router.ts';
 import { deleteExpiredFactors, downgradeSessions } from '../factors.ts';
@@ -31,6 +32,13 @@ async function qrCodeSvg(uri: string): Promise<string> {
   return svg.replace(/#000000/g, 'black').replace(/#ffffff/g, 'white');
 }
 
+/**
+ * Enroll, verify and unenroll change the token's session. GoTrue answers a token without one
+ * (hand-made, or an impersonation token before its own refusal) with a 500; a missing session is
+ * the caller's fault, so it gets the 403 GoTrue gives a session that no longer exists.
+ */
+const sessionRequired = (message: string) => forbidden('session_not_found', message);
+
 export function mfaRoutes(router: Router, context: AuthContext): void {
   const { settings, pool } = context;
 
@@ -39,6 +47,7 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
     if (authenticated.claims.is_anonymous === true) {
       throw forbidden('no_authorization', 'Anonymous user not allowed to perform these actions');
     }
+    refuseImpersonation(authenticated.claims, 'enroll, verify or unenroll MFA factors');
     return authenticated;
   }
 
@@ -60,7 +69,9 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
   router.on('POST', '/factors', async ({ request }) => {
     const { user, session } = await authenticateForMfa(request);
     if (!session) {
-      throw internalError('A valid session and a registered user are required to enroll a factor');
+      throw sessionRequired(
+        'A valid session and a registered user are required to enroll a factor',
+      );
     }
     const params = await readParams(request, {
       friendly_name: 'string',
@@ -201,7 +212,7 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
     if (!verifyTotp(body.code, base32Decode(factor.secret ?? ''), Date.now())) {
       throw unprocessable('mfa_verification_failed', 'Invalid TOTP code entered');
     }
-    if (!session) throw internalError('Cannot read SessionId claim as UUID');
+    if (!session) throw sessionRequired('Cannot read SessionId claim as UUID');
 
     const tokens = await transaction(pool, async (tx) => {
       await recordAudit(tx, user, 'verification_attempted', client, {
@@ -234,7 +245,7 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
     const { user, session } = await authenticateForMfa(request);
     const factor = ownedFactor(user, params.factorId!);
     if (!session) {
-      throw internalError('A valid session and factor are required to unenroll a factor');
+      throw sessionRequired('A valid session and factor are required to unenroll a factor');
     }
     if (factor.status === 'verified' && session.aal !== 'aal2') {
       throw unprocessable('insufficient_aal', 'AAL2 required to unenroll verified factor');

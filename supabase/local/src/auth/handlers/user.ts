@@ -12,6 +12,7 @@ import {
   unauthorized,
   unprocessable,
 } from '../errors.ts';
+import { refuseImpersonation } from '../impersonation.ts';
 import { clearOneTimeTokens, tokenHash } from '../one-time-tokens.ts';
 import { readParams } from '../params.ts';
 import { createFlowState, flowOf } from '../pkce.ts';
@@ -78,11 +79,16 @@ export function userRoutes(router: Router, context: AuthContext): void {
   });
 
   router.on('PUT', '/user', async ({ request }) => {
-    const { user, session }: Authenticated = await requireAuthentication(context, request);
+    const { user, session, claims }: Authenticated = await requireAuthentication(context, request);
     const params = await readParams(request, USER_UPDATE_PARAMS);
     const email = params.email ? validateEmail(params.email) : '';
     const phone = params.phone ? validatePhone(params.phone) : '';
     const password = params.password;
+    const changesEmail = email !== '' && email !== emailOf(user);
+    const changesPhone = phone !== '' && phone !== phoneOf(user);
+    if (password !== undefined || changesEmail || changesPhone) {
+      refuseImpersonation(claims, 'change the password, email or phone');
+    }
     if (password !== undefined) {
       checkPasswordStrength(settings, password);
       await refuseDictionaryPassword(pool, password);
@@ -91,8 +97,6 @@ export function userRoutes(router: Router, context: AuthContext): void {
     if (params.app_metadata && !settings.adminRoles.includes(user.role ?? '')) {
       throw forbidden('not_admin', 'Updating app_metadata requires admin privileges');
     }
-    const changesEmail = email !== '' && email !== emailOf(user);
-    const changesPhone = phone !== '' && phone !== phoneOf(user);
     if (hasVerifiedFactor(user) && session?.aal !== 'aal2') {
       if ((password !== undefined && password !== '') || changesEmail || changesPhone) {
         throw unauthorized(
