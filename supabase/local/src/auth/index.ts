@@ -6,6 +6,7 @@ import type { AuthContext } from './context.ts';
 import { adminFactorRoutes } from './handlers/admin-factors.ts';
 import { adminLinkRoutes } from './handlers/admin-links.ts';
 import { adminRoutes } from './handlers/admin.ts';
+import { disabledFeatureRoutes } from './handlers/disabled.ts';
 import { logoutRoutes } from './handlers/logout.ts';
 import { metaRoutes } from './handlers/meta.ts';
 import { mfaRoutes } from './handlers/mfa.ts';
@@ -48,6 +49,7 @@ export function createAuthService(deps: AuthDependencies): WebHandler {
     adminRoutes,
     adminFactorRoutes,
     adminLinkRoutes,
+    disabledFeatureRoutes,
   ]) {
     register(router, context);
   }

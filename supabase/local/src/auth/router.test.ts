@@ -18,13 +18,34 @@ describe('Router', () => {
     expect(await (await call('GET', '/things/%E0%A4%A')).json()).toEqual({ id: '%E0%A4%A' });
   });
 
-  it("answers unknown paths and methods as GoTrue's chi router does", async () => {
+  it('answers unknown paths with a JSON 404 and wrong methods as chi does', async () => {
     const missing = await call('GET', '/nothing');
     expect(missing.status).toBe(404);
-    expect(await missing.text()).toBe('404 page not found\n');
+    expect(missing.headers.get('content-type')).toBe('application/json');
+    expect(await missing.json()).toEqual({
+      code: 404,
+      error_code: 'not_found',
+      msg: '404 page not found',
+    });
+    const modern = await call('GET', '/nothing', { 'x-supabase-api-version': '2024-01-01' });
+    expect(await modern.json()).toEqual({ code: 'not_found', message: '404 page not found' });
     const wrongMethod = await call('DELETE', '/things/1');
     expect(wrongMethod.status).toBe(405);
     expect(await wrongMethod.text()).toBe('');
+  });
+
+  it('matches a whole subtree with /* and any method with *', async () => {
+    const tree = new Router().on('*', '/sso/*', async ({ url, request }) =>
+      json({ path: url.pathname, method: request.method }),
+    );
+    const hit = (method: string, path: string) =>
+      tree.handle(new Request(`http://auth.test${path}`, { method }));
+    expect(await (await hit('POST', '/sso')).json()).toEqual({ path: '/sso', method: 'POST' });
+    expect(await (await hit('GET', '/sso/saml/metadata')).json()).toEqual({
+      path: '/sso/saml/metadata',
+      method: 'GET',
+    });
+    expect((await hit('GET', '/ssox')).status).toBe(404);
   });
 
   it('turns thrown API errors into their JSON answers, in the format the client asked for', async () => {

@@ -1,6 +1,11 @@
-import { errorResponse } from './errors.ts';
+import { errorResponse, notFound } from './errors.ts';
 
-/** A minimal router with GoTrue's (chi's) answers for unknown paths and wrong methods. */
+/**
+ * A minimal router with chi's answer for wrong methods (405, empty). A path ending in `/*` also
+ * matches everything below it and method `*` any method, like the middlewares GoTrue mounts on a
+ * whole subtree (requireSAMLEnabled on /sso). Unknown paths answer GoTrue's JSON 404 rather than
+ * chi's plain text, which clients such as supabase-js cannot parse.
+ */
 
 export interface RouteRequest {
   request: Request;
@@ -27,6 +32,10 @@ function safeDecode(segment: string): string {
   }
 }
 
+/** GoTrue has no code of its own for an unknown path; chi's words are kept as the message. */
+export const NOT_FOUND_CODE = 'not_found';
+export const NOT_FOUND_MESSAGE = '404 page not found';
+
 export class Router {
   private readonly routes: Route[] = [];
 
@@ -36,9 +45,12 @@ export class Router {
   }
 
   private match(route: Route, segments: string[]): Record<string, string> | undefined {
-    if (route.segments.length !== segments.length) return undefined;
+    const subtree = route.segments.at(-1) === '*';
+    const fixed = subtree ? route.segments.slice(0, -1) : route.segments;
+    if (subtree ? segments.length < fixed.length : segments.length !== fixed.length)
+      return undefined;
     const params: Record<string, string> = {};
-    for (const [index, expected] of route.segments.entries()) {
+    for (const [index, expected] of fixed.entries()) {
       const actual = segments[index]!;
       if (expected.startsWith(':')) params[expected.slice(1)] = safeDecode(actual);
       else if (expected !== actual) return undefined;
@@ -54,7 +66,7 @@ export class Router {
       const params = this.match(route, segments);
       if (!params) continue;
       pathMatched = true;
-      if (route.method !== request.method) continue;
+      if (route.method !== '*' && route.method !== request.method) continue;
       try {
         return await route.handler({ request, url, params });
       } catch (error) {
@@ -62,9 +74,6 @@ export class Router {
       }
     }
     if (pathMatched) return new Response(null, { status: 405 });
-    return new Response('404 page not found\n', {
-      status: 404,
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
-    });
+    return errorResponse(notFound(NOT_FOUND_CODE, NOT_FOUND_MESSAGE), request);
   };
 }

@@ -5,7 +5,8 @@ import type { Router } from '../router.ts';
 /** The GoTrue release whose behaviour this service follows. */
 export const GOTRUE_VERSION = 'v2.186.0';
 
-const OAUTH_PROVIDERS = [
+/** The OAuth providers /settings lists (all disabled here). */
+export const OAUTH_PROVIDERS = [
   'apple',
   'azure',
   'bitbucket',
