@@ -14,7 +14,7 @@ export const env = inject('stackEnv');
 
 type RealtimeTransport = NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport'];
 
-const CLIENT_OPTIONS: SupabaseClientOptions<'public'> = {
+export const CLIENT_OPTIONS: SupabaseClientOptions<'public'> = {
   auth: { persistSession: false, autoRefreshToken: false },
   // Node 20 has no global WebSocket; ws's constructor signature is wider than supabase-js types.
   realtime: { transport: ws as unknown as RealtimeTransport },

@@ -135,17 +135,7 @@ describe('auth settings: refresh_token_reuse_interval', () => {
   });
 });
 
-describe('auth settings: sign-up rules', () => {
-  it('refuses sign-ups when enable_signup = false', async () => {
-    const { call } = service({ signupEnabled: false });
-    expect(
-      await call('POST', '/signup', { email: uniqueEmail('closed'), password: 'closed-1' }),
-    ).toEqual({
-      status: 422,
-      body: { code: 'signup_disabled', message: 'Signups not allowed for this instance' },
-    });
-  });
-
+describe('auth settings: password rules', () => {
   it('applies minimum_password_length and password_requirements', async () => {
     const { call } = service({
       minPasswordLength: 10,
@@ -162,25 +152,5 @@ describe('auth settings: sign-up rules', () => {
         weak_password: { reasons: ['length', 'characters'] },
       },
     });
-  });
-
-  it('signs anonymous users in when enable_anonymous_sign_ins = true', async () => {
-    const closed = service({});
-    expect(await closed.call('POST', '/signup', {})).toEqual({
-      status: 422,
-      body: { code: 'anonymous_provider_disabled', message: 'Anonymous sign-ins are disabled' },
-    });
-    const { call } = service({ anonymousSignInsEnabled: true });
-    const { status, body } = await call('POST', '/signup', { data: { source: 'kiosk' } });
-    expect(status).toBe(200);
-    expect(body.user).toMatchObject({
-      is_anonymous: true,
-      email: '',
-      user_metadata: { source: 'kiosk' },
-    });
-    const claims = JSON.parse(
-      Buffer.from(body.access_token.split('.')[1]!, 'base64url').toString(),
-    );
-    expect(claims).toMatchObject({ is_anonymous: true, amr: [{ method: 'anonymous' }] });
   });
 });

@@ -11,7 +11,7 @@ import { referrerOf } from '../redirects.ts';
 import type { Router } from '../router.ts';
 import { findUserByEmail, isEmailConfirmed } from '../users.ts';
 import { validateEmail } from '../validation.ts';
-import { signUpWithEmail } from './signup.ts';
+import { refuseWhenSignupsDisabled, signUpWithEmail } from './signup.ts';
 
 /**
  * The mails a signed-out user can ask for: password recovery, another confirmation or
@@ -22,6 +22,10 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   const { settings, pool } = context;
 
   router.on('POST', '/recover', async ({ request }) => {
+    // GoTrue's requireEmailProvider middleware, before the body is read.
+    if (!settings.emailSignupEnabled) {
+      throw badRequest('email_provider_disabled', 'Email logins are disabled');
+    }
     const params = await readParams(request, {
       email: 'string',
       code_challenge: 'string',
@@ -121,6 +125,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
     const user = await findUserByEmail(pool, email, settings.audience);
     if (!user || !isEmailConfirmed(user)) {
       // A new or unconfirmed address signs up; its confirmation mail doubles as the magic link.
+      refuseWhenSignupsDisabled(settings);
       const password = randomBytes(24).toString('base64url');
       await signUpWithEmail(context, request, { email, password, data, pkce });
       if (!settings.mailerAutoconfirm) return json({});

@@ -25,6 +25,7 @@ import {
   updateUser,
   type User,
 } from '../users.ts';
+import type { AuthSettings } from '../settings.ts';
 import { validateEmail } from '../validation.ts';
 
 const SIGNUP_PARAMS = {
@@ -92,17 +93,17 @@ export function signupRoutes(router: Router, context: AuthContext): void {
   }
 
   router.on('POST', '/signup', async ({ request }) => {
-    if (!settings.signupEnabled) {
-      throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
-    }
     const params = await readParams(request, SIGNUP_PARAMS);
     const data = params.data ?? {};
+    // GoTrue's order: the anonymous provider is checked before signups are (api.go, anonymous.go).
     if (!params.email && !params.phone) {
       if (!settings.anonymousSignInsEnabled) {
         throw unprocessable('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
       }
+      refuseWhenSignupsDisabled(settings);
       return signUpAnonymously(request, data);
     }
+    refuseWhenSignupsDisabled(settings);
     if (!params.password) {
       throw badRequest('validation_failed', 'Signup requires a valid password');
     }
@@ -123,6 +124,13 @@ export function signupRoutes(router: Router, context: AuthContext): void {
       pkce: params,
     });
   });
+}
+
+/** [auth] enable_signup = false (GoTrue's DISABLE_SIGNUP): no new user but through the admin API. */
+export function refuseWhenSignupsDisabled(settings: AuthSettings): void {
+  if (!settings.signupEnabled) {
+    throw unprocessable('signup_disabled', 'Signups not allowed for this instance');
+  }
 }
 
 export interface EmailSignup {
