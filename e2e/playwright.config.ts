@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { localShortUrlBase } from '../supabase/local/src/functions/local-env.ts';
 import { appPorts, appUrls, browserStackSettings } from './support/stack.ts';
 
 /**
@@ -24,6 +25,8 @@ const viteEnv = {
   // The kiosk opens the portal to impersonate a user, and the portal leads back to the kiosk.
   VITE_PORTAL_URL: appUrls.portal,
   VITE_KIOSK_URL: appUrls.kiosk,
+  // Short links on the test stack's own gateway port, as its functions answer them.
+  VITE_SHORT_URL_BASE: localShortUrlBase(stack.supabaseUrl),
 };
 
 const devServer = (app: 'portal' | 'kiosk', readyPath: string) => ({

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { StackError } from '../supabase/local/src/errors.ts';
+import { localShortUrlBase } from '../supabase/local/src/functions/local-env.ts';
 import { withParentDeathSignal } from '../supabase/local/src/processes.ts';
 import { readStackEnv, startStack, type StackEnv } from '../supabase/local/src/stack.ts';
 import { DEMO_LOGINS } from './demo-logins.ts';
@@ -38,6 +39,9 @@ function startDevServer(app: 'portal' | 'kiosk', port: number, env: StackEnv): C
       // The kiosk opens the portal to impersonate a user, and the portal leads back.
       VITE_PORTAL_URL: `http://localhost:${PORTAL_PORT}`,
       VITE_KIOSK_URL: `http://localhost:${KIOSK_PORT}`,
+      // Short links as the stack serves them (on its gateway port), unless the stack was told
+      // otherwise: the functions then answer the same SHORT_URL_BASE.
+      VITE_SHORT_URL_BASE: process.env.SHORT_URL_BASE || localShortUrlBase(env.SUPABASE_URL),
     },
   });
 }

@@ -1,4 +1,6 @@
 import http from 'node:http';
+import { parseShortUrlBase, shortUrl } from '../../shared/src/short-url.ts';
+import { localShortUrlBase } from '../../supabase/local/src/functions/local-env.ts';
 import { stackEnv } from './stack.ts';
 
 /**
@@ -9,23 +11,27 @@ import { stackEnv } from './stack.ts';
 export const DESKTOP_CHROME =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
+/** A link's short URL on the running stack, as the portal and the functions build it. */
+export function stackShortUrl(domain: string, alias: string): string {
+  return shortUrl({ domain, alias }, parseShortUrlBase(localShortUrlBase(stackEnv().SUPABASE_URL)));
+}
+
 /**
- * Opens a short link as a visitor's browser would ask for it (Chromium here does not resolve
- * *.localhost names, so the request goes to the gateway with the short domain as its Host), and
- * answers where it redirects.
+ * Opens a short URL as a visitor's browser would: `*.localhost` names are loopback (RFC 6761;
+ * Node and Chromium here do not resolve them), so the request goes to 127.0.0.1 on the URL's own
+ * port with the URL's host as its Host. Answers where it redirects.
  */
-export function openShortLink(
-  host: string,
-  alias: string,
+export function openShortUrl(
+  address: string,
 ): Promise<{ status: number; location: string | undefined }> {
-  const gateway = new URL(stackEnv().SUPABASE_URL);
+  const url = new URL(address);
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
-        host: gateway.hostname,
-        port: gateway.port,
-        path: `/${alias}`,
-        headers: { host, 'user-agent': DESKTOP_CHROME, accept: 'text/html' },
+        host: '127.0.0.1',
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        headers: { host: url.host, 'user-agent': DESKTOP_CHROME, accept: 'text/html' },
       },
       (response) => {
         response.resume();
@@ -37,4 +43,12 @@ export function openShortLink(
     request.on('error', reject);
     request.end();
   });
+}
+
+/** Opens the link `host`/`alias` at its short URL on the running stack. */
+export function openShortLink(
+  host: string,
+  alias: string,
+): Promise<{ status: number; location: string | undefined }> {
+  return openShortUrl(stackShortUrl(host, alias));
 }

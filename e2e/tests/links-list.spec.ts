@@ -4,6 +4,7 @@ import { expect, test } from '../support/fixtures.ts';
 import type { TestUser } from '../support/factories.ts';
 import { subscribeToPro } from '../support/plans.ts';
 import { logIn, serviceClient, signedInClient } from '../support/shell.ts';
+import { stackShortUrl } from '../support/short-links.ts';
 
 /** A common domain anyone signed in may use (supabase/seeds/20_links.sql). */
 const DOMAIN = 'shrt.localhost';
@@ -81,7 +82,7 @@ test('a user finds a link by search, edits its alias and tags, archives and dele
   await expect(edited.getByText('betatag', { exact: true })).toBeVisible();
   await expect(edited.getByRole('link', { name: `Visit ${DOMAIN}/${renamed}` })).toHaveAttribute(
     'href',
-    `http://${DOMAIN}/${renamed}`,
+    stackShortUrl(DOMAIN, renamed),
   );
 
   // Archive: gone from the active links, listed among the archived ones.
@@ -120,7 +121,6 @@ test("a guest's My URLs lists this browser's links and clears them after asking"
         {
           alias: 'g7h2k9mn',
           domain: 'shrt.localhost',
-          shortUrl: 'http://shrt.localhost/g7h2k9mn',
           longUrl: 'https://www.example.com/guest-page',
           createdAt: new Date().toISOString(),
         },
@@ -131,6 +131,10 @@ test("a guest's My URLs lists this browser's links and clears them after asking"
   const card = page.getByRole('article', { name: 'shrt.localhost/g7h2k9mn' });
   await expect(card).toBeVisible();
   await expect(card.getByText('https://www.example.com/guest-page')).toBeVisible();
+  await expect(card.getByRole('link', { name: 'Visit shrt.localhost/g7h2k9mn' })).toHaveAttribute(
+    'href',
+    stackShortUrl('shrt.localhost', 'g7h2k9mn'),
+  );
 
   await page.getByRole('link', { name: 'Clear history' }).click();
   const dialog = page.getByRole('dialog', { name: 'Clear history' });

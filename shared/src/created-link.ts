@@ -7,7 +7,7 @@
 export interface CreatedAlias {
   domain: string;
   alias: string;
-  /** The full short URL, e.g. https://shrt.example/spring. */
+  /** The full short URL, e.g. https://shrt.example/spring (short-url.ts: shortUrl). */
   tiny_url: string;
   is_main: boolean;
   tags: string[];

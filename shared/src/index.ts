@@ -15,3 +15,4 @@ export * from './validation/index.ts';
 export * from './schemas/index.ts';
 export * from './links.ts';
 export * from './created-link.ts';
+export * from './short-url.ts';

@@ -49,7 +49,6 @@ export interface LinkListItem {
   id: string;
   alias: string;
   domain: string;
-  shortUrl: string;
   longUrl: string;
   status: string;
   expiresAt: string | null;
@@ -68,15 +67,6 @@ export interface LinkListPage {
 }
 
 export const DEFAULT_LINKS_PER_PAGE = 25;
-
-/**
- * The short URL as the server builds it (app.link_json): *.localhost domains are the local
- * stack's and have no certificate.
- */
-export function shortUrlOf(domain: string, alias: string): string {
-  const scheme = domain === 'localhost' || domain.endsWith('.localhost') ? 'http' : 'https';
-  return `${scheme}://${domain}/${alias}`;
-}
 
 /** A literal ILIKE pattern: the user's % and _ are not wildcards. */
 export function containsPattern(term: string): string {
@@ -113,7 +103,6 @@ function toItem(row: LinkRowShape): LinkListItem {
     id: row.id,
     alias: row.alias,
     domain: row.domain.domain,
-    shortUrl: shortUrlOf(row.domain.domain, row.alias),
     longUrl: row.long_url.url,
     status: row.status,
     expiresAt: row.expires_at,

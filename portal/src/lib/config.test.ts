@@ -14,6 +14,8 @@ describe('readPortalConfig', () => {
     expect(config.adsEnabled).toBe(true);
     expect(config.locale).toBe('en');
     expect(config.kioskUrl).toBeNull();
+    // No short URL base: production's https on the bare domain.
+    expect(config.shortUrlBase).toEqual({ scheme: 'https', port: null });
   });
 
   it('uses real hCaptcha with a real sitekey, and reads the other settings', () => {
@@ -23,6 +25,7 @@ describe('readPortalConfig', () => {
         VITE_ADS_ENABLED: 'false',
         VITE_KIOSK_URL: 'https://kiosk.example/',
         VITE_BLOG_URL: 'https://blog.example/',
+        VITE_SHORT_URL_BASE: 'http://{domain}:25321',
       },
       SUPABASE,
     );
@@ -30,6 +33,7 @@ describe('readPortalConfig', () => {
     expect(config.adsEnabled).toBe(false);
     expect(config.kioskUrl).toBe('https://kiosk.example/');
     expect(config.externalUrls.blog).toBe('https://blog.example/');
+    expect(config.shortUrlBase).toEqual({ scheme: 'http', port: 25321 });
   });
 
   it('names a malformed setting', () => {
@@ -38,6 +42,11 @@ describe('readPortalConfig', () => {
     );
     expect(() => readPortalConfig({ VITE_KIOSK_URL: 'kiosk' }, SUPABASE)).toThrow(
       'VITE_KIOSK_URL must be an http(s) URL, got "kiosk".',
+    );
+    expect(() =>
+      readPortalConfig({ VITE_SHORT_URL_BASE: 'http://shrt.localhost:54321' }, SUPABASE),
+    ).toThrow(
+      'VITE_SHORT_URL_BASE must look like https://{domain} or http://{domain}:54321, got "http://shrt.localhost:54321".',
     );
   });
 });

@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE } from '@shortlane/shared/constants.ts';
+import { parseShortUrlBase, type ShortUrlBase } from '@shortlane/shared/short-url.ts';
 
 /**
  * The portal's optional settings, read once from Vite's environment. Only the Supabase URL and
@@ -27,6 +28,11 @@ export interface PortalConfig {
   externalUrls: { helpdesk: string; freescout: string; blog: string };
   /** The staff kiosk app, when its address is known. */
   kioskUrl: string | null;
+  /**
+   * Where short domains are served (VITE_SHORT_URL_BASE): every short URL the portal shows is
+   * built with it (shortUrl). Unset: production's https on the bare domain.
+   */
+  shortUrlBase: ShortUrlBase;
 }
 
 function text(source: Record<string, unknown>, name: string): string | null {
@@ -81,5 +87,6 @@ export function readPortalConfig(
       blog: httpUrl(source, 'VITE_BLOG_URL', 'https://blog.shortlane.example/'),
     },
     kioskUrl: httpUrl(source, 'VITE_KIOSK_URL', null),
+    shortUrlBase: parseShortUrlBase(text(source, 'VITE_SHORT_URL_BASE'), 'VITE_SHORT_URL_BASE'),
   };
 }

@@ -5,6 +5,8 @@ import { json, type TestBackend } from './backend.ts';
 
 export const TEST_SUPABASE_URL = 'http://stack.test';
 export const TEST_ANON_KEY = 'test-anon-key';
+/** Short domains served as the local stack serves them, so that tests see the port carried. */
+export const TEST_SHORT_URL_BASE = 'http://{domain}:54321';
 
 export interface TestServices {
   services: PortalServices;
@@ -24,7 +26,10 @@ export function createTestServices(
   const leave = vi.fn<(url: string) => void>();
   const services = createPortalServices({
     env: { supabaseUrl: TEST_SUPABASE_URL, supabaseAnonKey: TEST_ANON_KEY },
-    config: readPortalConfig({ VITE_KIOSK_URL: 'http://kiosk.test/', ...env }, TEST_SUPABASE_URL),
+    config: readPortalConfig(
+      { VITE_KIOSK_URL: 'http://kiosk.test/', VITE_SHORT_URL_BASE: TEST_SHORT_URL_BASE, ...env },
+      TEST_SUPABASE_URL,
+    ),
     fetch: backend.fetch,
     reload,
     leave,

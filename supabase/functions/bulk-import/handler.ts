@@ -1,5 +1,6 @@
 import { handler, HttpError, json } from '../_shared/http.ts';
 import { callerOf } from '../_shared/caller.ts';
+import { shortUrlBaseFromEnv } from '../_shared/short-url.ts';
 import { callerClient } from '../_shared/supabase.ts';
 import { runInBackground } from './background.ts';
 import { FILE_MESSAGES, FileRefusal } from './file-refusal.ts';
@@ -11,6 +12,9 @@ import { processJob } from './process-job.ts';
 import { readBulkFile, type ReadFile } from './read-file.ts';
 import { matchRoute, type UploadRoute } from './routes.ts';
 import { sweepStalledJobs } from './stalled-jobs.ts';
+
+// Read once at start-up: a malformed SHORT_URL_BASE stops the function before any job runs.
+const SHORT_URL_BASE = shortUrlBaseFromEnv();
 
 /** The spec's bulk status response, plus the job's id (to follow it and fetch its result). */
 export interface BulkAnswer {
@@ -115,7 +119,7 @@ async function importFile(request: Request, route: UploadRoute, userId: string):
 
   const rows = file.rows;
   runInBackground(
-    () => processJob(request, { id: job.id, userId, rows }),
+    () => processJob(request, { id: job.id, userId, domain: job.domain, rows }, SHORT_URL_BASE),
     (error) => console.error(`bulk job ${job.id}: could not record its outcome:`, error),
   );
   return json({ total: job.total, job_id: job.id } satisfies BulkAnswer);

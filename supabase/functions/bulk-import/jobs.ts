@@ -32,8 +32,8 @@ export interface JobStatus {
   finished_at: string | null;
 }
 
+/** app.bulk_create_links's answer (its short_url_prefix is not used: see _shared/short-url.ts). */
 export interface ChunkAnswer {
-  short_url_prefix: string;
   /** [row, alias] of each link created. */
   created: [number, string][];
   /** [row, field, code] of each row the database refused. */

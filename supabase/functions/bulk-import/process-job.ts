@@ -6,6 +6,7 @@
  */
 import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { HttpError } from '../_shared/http.ts';
+import { shortUrl, type ShortUrlBase } from '../_shared/short-url.ts';
 import { serviceClient } from '../_shared/supabase.ts';
 import { createLinks, finishJob } from './jobs.ts';
 import { CHUNK_ROWS } from './limits.ts';
@@ -16,6 +17,8 @@ import { checkRow, type FieldErrors, type PreparedRow } from './validate-row.ts'
 export interface JobToProcess {
   id: string;
   userId: string;
+  /** The job's short domain, as stored. */
+  domain: string;
   rows: BulkRow[];
 }
 
@@ -66,9 +69,10 @@ class Outcomes {
 
 async function processChunk(
   request: Request,
-  jobId: string,
+  job: JobToProcess,
   chunk: readonly BulkRow[],
   outcomes: Outcomes,
+  shortUrlBase: ShortUrlBase,
 ) {
   const prepared: PreparedRow[] = [];
   for (const row of chunk) {
@@ -76,9 +80,9 @@ async function processChunk(
     if (check.ok) prepared.push(check.row);
     else outcomes.refuse(check.row, check.errors);
   }
-  const answer = await createLinks(request, jobId, prepared, chunk.length - prepared.length);
+  const answer = await createLinks(request, job.id, prepared, chunk.length - prepared.length);
   for (const [row, alias] of answer.created) {
-    outcomes.create(row, alias, answer.short_url_prefix + alias);
+    outcomes.create(row, alias, shortUrl({ domain: job.domain, alias }, shortUrlBase));
   }
   for (const [row, field, code] of answer.errors) outcomes.refuseField(row, field, code);
 }
@@ -104,11 +108,16 @@ const isJobEnded = (error: unknown) =>
  * and still notifies the owner; only a failure to record that is thrown. A job already swept as
  * stalled refuses its late chunks; it is left as the sweep ended it (and its owner was told).
  */
-export async function processJob(request: Request, job: JobToProcess): Promise<void> {
+export async function processJob(
+  request: Request,
+  job: JobToProcess,
+  shortUrlBase: ShortUrlBase,
+): Promise<void> {
   const outcomes = new Outcomes();
   try {
     for (let start = 0; start < job.rows.length; start += CHUNK_ROWS) {
-      await processChunk(request, job.id, job.rows.slice(start, start + CHUNK_ROWS), outcomes);
+      const chunk = job.rows.slice(start, start + CHUNK_ROWS);
+      await processChunk(request, job, chunk, outcomes, shortUrlBase);
     }
     const path = await writeResult(job.userId, job.id, outcomes.lines(job.rows));
     await finishJob(request, job.id, { failed: false, errors: outcomes.errors, resultPath: path });

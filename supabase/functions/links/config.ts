@@ -5,6 +5,7 @@
  *   TRUSTED_PROXIES   comma-separated addresses and CIDR ranges of the proxies in front of the
  *                     function whose X-Forwarded-For entries are skipped to find the client
  *                     (client-address.ts); unset: only the last hop is believed
+ *   SHORT_URL_BASE    where short domains are served, for tiny_url (_shared/short-url.ts)
  */
 import {
   botCheckFromEnv,
@@ -12,6 +13,7 @@ import {
   type EnvReader,
 } from '../_shared/bot-check/env.ts';
 import { countryOf } from '../_shared/clicks/geo.ts';
+import { shortUrlBaseFromEnv } from '../_shared/short-url.ts';
 import { parseTrustedProxies } from './client-address.ts';
 import { isIpBlockedInDatabase, lookupDomainsInDatabase } from './destination.ts';
 import type { LinksDependencies } from './handler.ts';
@@ -27,5 +29,6 @@ export function linksDependenciesFromEnv(env: EnvReader = Deno.env): LinksDepend
     lookupDomains: lookupDomainsInDatabase,
     isIpBlocked: isIpBlockedInDatabase,
     now: () => new Date(),
+    shortUrlBase: shortUrlBaseFromEnv(env),
   };
 }

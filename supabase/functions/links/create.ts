@@ -19,11 +19,13 @@ import type { CallerSql } from '../_shared/sql.ts';
 import { codedDatabaseError, fieldError, ORGANIZATION_NOT_FOUND } from './errors.ts';
 import type { Workspace } from './routes.ts';
 
-/** The link as the RPC's app.link_json builds it; the answer keeps only the spec's fields. */
+/**
+ * The link as the RPC's app.link_json builds it; the answer keeps only the spec's fields, and
+ * builds tiny_url itself (response.ts).
+ */
 export interface RpcCreatedAlias {
   domain: string;
   alias: string;
-  tiny_url: string;
   is_main: boolean;
   tags: string[];
   affiliates: unknown[];

@@ -12,6 +12,7 @@ import {
   guestAuthorization,
   post,
   sandboxToken,
+  shortUrlBase,
   stackDependencies,
   suffix,
 } from './test-scene.ts';
@@ -86,7 +87,7 @@ test('a guest with a fresh token gets a base62 random alias in the spec shape', 
         {
           domain: domain.domain,
           alias,
-          tiny_url: `https://${domain.domain}/${alias}`,
+          tiny_url: `http://${domain.domain}:${shortUrlBase.port}/${alias}`,
           is_main: true,
           tags: [],
           affiliates: [],

@@ -14,6 +14,7 @@
 import { AliasExhaustedError, type UniqueAliasOptions } from '../_shared/alias.ts';
 import { callerOf } from '../_shared/caller.ts';
 import { handler, HttpError, json } from '../_shared/http.ts';
+import type { ShortUrlBase } from '../_shared/short-url.ts';
 import { asCaller, asClaims, type CallerSql } from '../_shared/sql.ts';
 import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
@@ -32,6 +33,8 @@ export interface LinksDependencies {
   lookupDomains: DomainLookup;
   isIpBlocked: IpBlockCheck;
   now: () => Date;
+  /** Where short domains are served: the answer's tiny_url (SHORT_URL_BASE). */
+  shortUrlBase: ShortUrlBase;
   /** Random alias draws (tests pass a fixed sequence to force collisions). */
   aliasOptions?: UniqueAliasOptions;
 }
@@ -106,7 +109,7 @@ export function createLinksHandler(
       const items = guest
         ? await asClaims({ role: 'service_role' }, create)
         : await asCaller(request, create);
-      return json(createdItems(items));
+      return json(createdItems(items, deps.shortUrlBase));
     } catch (error) {
       throw asRefusal(error);
     }

@@ -6,6 +6,7 @@
 import { SANDBOX_SITEKEY, botCheckFromEnv } from '../_shared/bot-check/env.ts';
 import { BotCheckWhitelist } from '../_shared/bot-check/whitelist.ts';
 import { countryOf } from '../_shared/clicks/geo.ts';
+import type { ShortUrlBase } from '../_shared/short-url.ts';
 import { sql } from '../_shared/sql.ts';
 import { type StackEnv, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { parseTrustedProxies } from './client-address.ts';
@@ -13,6 +14,12 @@ import { isIpBlockedInDatabase, lookupDomainsInDatabase } from './destination.ts
 import { createLinksHandler, type LinksDependencies } from './handler.ts';
 
 export const env: StackEnv = useStackAsRuntimeEnv();
+
+/** Short domains on the stack's gateway, as the local stack serves them. */
+export const shortUrlBase: ShortUrlBase = {
+  scheme: 'http',
+  port: Number(new URL(env.SUPABASE_URL).port),
+};
 
 /** As the local stack configures the function (supabase/local/src/functions/local-env.ts). */
 export function stackDependencies(overrides: Partial<LinksDependencies> = {}): LinksDependencies {
@@ -28,6 +35,7 @@ export function stackDependencies(overrides: Partial<LinksDependencies> = {}): L
     lookupDomains: lookupDomainsInDatabase,
     isIpBlocked: isIpBlockedInDatabase,
     now: () => new Date(),
+    shortUrlBase,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { listen } from './gateway.ts';
 import { assertPortFree } from './ports.ts';
 import { FunctionCatalog } from './functions/catalog.ts';
 import { denoExecutable } from './functions/deno.ts';
+import { localFunctionDefaults } from './functions/local-env.ts';
 import { FunctionProcesses } from './functions/processes.ts';
 import { createFunctionsRouter } from './functions/router.ts';
 import { watchFunctionSources } from './functions/watcher.ts';
@@ -48,6 +49,7 @@ export async function startFunctions(
     deno,
     catalog,
     functionEnv: supabaseFunctionEnv(config),
+    localDefaults: localFunctionDefaults(gatewayUrl(config)),
     log,
   });
   const server = createFunctionsRouter({ catalog, processes, jwtSecret: config.jwtSecret, log });

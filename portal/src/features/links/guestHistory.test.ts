@@ -10,11 +10,14 @@ import {
   type GuestLink,
 } from './guestHistory.ts';
 
-function guestLink(alias: string, createdAt = '2026-11-22T10:00:00.000Z'): GuestLink {
+function guestLink(
+  alias: string,
+  createdAt = '2026-11-22T10:00:00.000Z',
+  domain = 'shortlane.test',
+): GuestLink {
   return {
     alias,
-    domain: 'shortlane.test',
-    shortUrl: `https://shortlane.test/${alias}`,
+    domain,
     longUrl: `https://example.com/${alias}`,
     createdAt,
   };
@@ -47,6 +50,12 @@ describe('guest history', () => {
     ]);
   });
 
+  it('tells links apart by domain and alias together', () => {
+    rememberGuestLink(guestLink('same', undefined, 'one.test'));
+    rememberGuestLink(guestLink('same', undefined, 'two.test'));
+    expect(readGuestHistory().map((link) => link.domain)).toEqual(['two.test', 'one.test']);
+  });
+
   it('drops the oldest links beyond the cap', () => {
     for (let index = 0; index < GUEST_HISTORY_MAX_ENTRIES + 3; index += 1) {
       rememberGuestLink(guestLink(`alias${index}`));
@@ -60,7 +69,7 @@ describe('guest history', () => {
   it('stores only the contract fields and refuses incomplete links', () => {
     rememberGuestLink({ ...guestLink('x'), extra: 'not kept' } as GuestLink);
     expect(Object.keys(readGuestHistory()[0]!).sort()).toEqual(
-      ['alias', 'createdAt', 'domain', 'longUrl', 'shortUrl'].sort(),
+      ['alias', 'createdAt', 'domain', 'longUrl'].sort(),
     );
     expect(() => rememberGuestLink({ ...guestLink('y'), createdAt: 'yesterday' })).toThrow(
       TypeError,
@@ -75,6 +84,12 @@ describe('guest history', () => {
       JSON.stringify([guestLink('ok'), { alias: 'half' }, 42, null]),
     );
     expect(readGuestHistory()).toEqual([guestLink('ok')]);
+  });
+
+  it('still reads entries stored with the short URL they had before it was built on show', () => {
+    const older = { ...guestLink('older'), shortUrl: 'http://shortlane.test/older' };
+    window.localStorage.setItem(GUEST_HISTORY_STORAGE_KEY, JSON.stringify([older]));
+    expect(readGuestHistory().map((link) => link.alias)).toEqual(['older']);
   });
 
   it('clears everything', () => {

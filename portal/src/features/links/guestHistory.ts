@@ -6,6 +6,8 @@ import { useSyncExternalStore } from 'react';
  *
  * Local storage key: `guestLinkHistory`, a JSON array of {@link GuestLink}, newest first.
  * Entries that do not have the expected shape (an older format, a hand edit) are dropped on read.
+ * No short URL is stored: it is built when shown (useShortUrl), so entries stay right when the
+ * place short domains are served from changes (another stack port, production).
  */
 export const GUEST_HISTORY_STORAGE_KEY = 'guestLinkHistory';
 
@@ -15,7 +17,6 @@ export const GUEST_HISTORY_MAX_ENTRIES = 100;
 export interface GuestLink {
   alias: string;
   domain: string;
-  shortUrl: string;
   longUrl: string;
   /** ISO timestamp. */
   createdAt: string;
@@ -29,7 +30,6 @@ function isGuestLink(value: unknown): value is GuestLink {
   return (
     typeof entry.alias === 'string' &&
     typeof entry.domain === 'string' &&
-    typeof entry.shortUrl === 'string' &&
     typeof entry.longUrl === 'string' &&
     typeof entry.createdAt === 'string' &&
     !Number.isNaN(Date.parse(entry.createdAt))
@@ -88,17 +88,14 @@ function write(links: GuestLink[]) {
   notify();
 }
 
-/** Adds a link at the top; a link already remembered (same short URL) moves to the top. */
+/** Adds a link at the top; a link already remembered (same domain and alias) moves to the top. */
 export function rememberGuestLink(link: GuestLink): void {
   if (!isGuestLink(link)) throw new TypeError('rememberGuestLink: not a complete GuestLink');
-  const others = readGuestHistory().filter((entry) => entry.shortUrl !== link.shortUrl);
-  const { alias, domain, shortUrl, longUrl, createdAt } = link;
-  write(
-    [{ alias, domain, shortUrl, longUrl, createdAt }, ...others].slice(
-      0,
-      GUEST_HISTORY_MAX_ENTRIES,
-    ),
+  const others = readGuestHistory().filter(
+    (entry) => entry.domain !== link.domain || entry.alias !== link.alias,
   );
+  const { alias, domain, longUrl, createdAt } = link;
+  write([{ alias, domain, longUrl, createdAt }, ...others].slice(0, GUEST_HISTORY_MAX_ENTRIES));
 }
 
 export function clearGuestHistory(): void {

@@ -99,6 +99,10 @@ describe('AnalyticsPage for a link (analytics/{link id})', { timeout: 20_000 }, 
         name: 'Analytics for pat-links.localhost/spring-launch',
       }),
     ).toBeVisible();
+    expect(screen.getByRole('link', { name: 'pat-links.localhost/spring-launch' })).toHaveAttribute(
+      'href',
+      'http://pat-links.localhost:54321/spring-launch',
+    );
     const clicks = await screen.findByRole('heading', { level: 2, name: 'Clicks' });
     expect(clicks.parentElement).toHaveTextContent('7');
     expect(screen.getByRole('radio', { name: '24h' })).toBeChecked();

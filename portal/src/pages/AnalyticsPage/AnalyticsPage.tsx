@@ -11,6 +11,7 @@ import {
   Title,
 } from '@mantine/core';
 import type { StatsPeriod } from '@shortlane/shared/constants.ts';
+import { shortUrl } from '@shortlane/shared/short-url.ts';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
@@ -27,6 +28,7 @@ import { analyticsErrorCode, analyticsErrorMessage } from '../../features/analyt
 import { effectivePeriod, useStatsPeriod } from '../../features/analytics/period.ts';
 import { PeriodPicker } from '../../features/analytics/PeriodPicker.tsx';
 import { SharePanel } from '../../features/analytics/SharePanel.tsx';
+import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { loginPathFor, paths } from '../../routes/paths.ts';
 
@@ -127,6 +129,7 @@ function LinkAnalytics({ aliasId }: { aliasId: string }) {
   const location = useLocation();
   const access = useLinkAnalyticsAccessQuery(status === 'signedIn' ? aliasId : null);
   const [chosen, setChosen] = useStatsPeriod();
+  const { shortUrlBase } = useConfig();
 
   if (status === 'guest') return <Navigate to={loginPathFor(location.pathname)} replace />;
   if (status === 'loading' || access.isPending) return <PageLoader />;
@@ -155,6 +158,7 @@ function LinkAnalytics({ aliasId }: { aliasId: string }) {
   }
   const period = effectivePeriod(chosen, data.periods);
   const name = shortLink(data.domain, data.alias);
+  const url = shortUrl({ domain: data.domain, alias: data.alias }, shortUrlBase);
   return (
     <ReportLayout
       target={{ kind: 'link', aliasId: data.alias_id }}
@@ -165,7 +169,7 @@ function LinkAnalytics({ aliasId }: { aliasId: string }) {
       intro={
         <>
           Clicks on{' '}
-          <Anchor href={`https://${name}`} target="_blank" rel="noreferrer">
+          <Anchor href={url} target="_blank" rel="noreferrer">
             {name}
           </Anchor>
           , bots left out.

@@ -59,7 +59,7 @@ describe('DashboardPage', () => {
     const card = await screen.findByRole('article', { name: 'pat-links.localhost/spring-launch' });
     expect(
       within(card).getByRole('link', { name: 'pat-links.localhost/spring-launch' }),
-    ).toHaveAttribute('href', 'http://pat-links.localhost/spring-launch');
+    ).toHaveAttribute('href', 'http://pat-links.localhost:54321/spring-launch');
     expect(within(card).getByText('https://example.com/spring-launch')).toBeVisible();
     expect(
       within(card)

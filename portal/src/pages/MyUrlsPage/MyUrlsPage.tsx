@@ -5,6 +5,7 @@ import {
   CopyAndVisitButtons,
   ShortLinkSummary,
 } from '../../features/links/list/ShortLinkParts.tsx';
+import { useShortUrl } from '../../features/links/useShortUrl.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { paths } from '../../routes/paths.ts';
@@ -16,16 +17,17 @@ const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
 
 function GuestLinkCard({ link }: { link: GuestLink }) {
   const name = `${link.domain}/${link.alias}`;
+  const shortUrl = useShortUrl(link);
   return (
     <Paper withBorder radius="md" p="md" component="article" aria-label={name}>
       <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
-        <ShortLinkSummary name={name} shortUrl={link.shortUrl} longUrl={link.longUrl}>
+        <ShortLinkSummary name={name} shortUrl={shortUrl} longUrl={link.longUrl}>
           <Text size="xs" c="gray.7">
             Created {dateTimeFormat.format(new Date(link.createdAt))}
           </Text>
         </ShortLinkSummary>
         <Group gap="xs">
-          <CopyAndVisitButtons name={name} shortUrl={link.shortUrl} />
+          <CopyAndVisitButtons name={name} shortUrl={shortUrl} />
         </Group>
       </Group>
     </Paper>
@@ -68,7 +70,7 @@ export default function MyUrlsPage() {
       ) : (
         <Stack gap="sm" mt="lg" component="section" aria-label="Short links made in this browser">
           {links.map((link) => (
-            <GuestLinkCard key={link.shortUrl} link={link} />
+            <GuestLinkCard key={`${link.domain}/${link.alias}`} link={link} />
           ))}
         </Stack>
       )}

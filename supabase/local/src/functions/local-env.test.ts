@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
-import { dotEnvNames, LOCAL_FUNCTION_DEFAULTS, localFunctionEnv } from './local-env.ts';
+import {
+  dotEnvNames,
+  LOCAL_FUNCTION_DEFAULTS,
+  localFunctionDefaults,
+  localFunctionEnv,
+  localShortUrlBase,
+} from './local-env.ts';
 
 const made: string[] = [];
 afterEach(() => {
@@ -20,7 +26,9 @@ function dotEnv(text: string | null): string {
 
 describe('localFunctionEnv', () => {
   it('gives the sandbox bot check, its test keys and a click salt when nothing sets them', () => {
-    expect(localFunctionEnv(dotEnv(null), {})).toEqual(LOCAL_FUNCTION_DEFAULTS);
+    expect(localFunctionEnv(dotEnv(null), LOCAL_FUNCTION_DEFAULTS, {})).toEqual(
+      LOCAL_FUNCTION_DEFAULTS,
+    );
     expect(LOCAL_FUNCTION_DEFAULTS).toMatchObject({
       BOT_CHECK_PROVIDER: 'sandbox',
       HCAPTCHA_SITEKEY: SANDBOX_SITEKEY,
@@ -33,7 +41,7 @@ describe('localFunctionEnv', () => {
     const file = dotEnv(
       '# real keys\nBOT_CHECK_PROVIDER=hcaptcha\nexport HCAPTCHA_SECRET="0xabc"\n  CLICK_IP_SALT = s\n',
     );
-    const env = localFunctionEnv(file, {});
+    const env = localFunctionEnv(file, LOCAL_FUNCTION_DEFAULTS, {});
     expect(env).not.toHaveProperty('BOT_CHECK_PROVIDER');
     expect(env).not.toHaveProperty('HCAPTCHA_SECRET');
     expect(env).not.toHaveProperty('CLICK_IP_SALT');
@@ -41,13 +49,35 @@ describe('localFunctionEnv', () => {
   });
 
   it("passes on the stack environment's own value, never replacing it", () => {
-    const env = localFunctionEnv(dotEnv(''), {
+    const env = localFunctionEnv(dotEnv(''), LOCAL_FUNCTION_DEFAULTS, {
       BOT_CHECK_WHITELIST: '',
       TRUSTED_PROXIES: '10.0.0.0/8',
     });
     expect(env.BOT_CHECK_WHITELIST).toBe('');
     expect(env.TRUSTED_PROXIES).toBe('10.0.0.0/8');
     expect(env.BOT_CHECK_PROVIDER).toBe('sandbox');
+  });
+});
+
+describe('short links on the local stack', () => {
+  it("are served over http on the gateway's own port", () => {
+    expect(localShortUrlBase('http://127.0.0.1:54321')).toBe('http://{domain}:54321');
+    expect(localShortUrlBase('http://127.0.0.1:25321/')).toBe('http://{domain}:25321');
+    expect(localFunctionDefaults('http://127.0.0.1:25321')).toEqual({
+      ...LOCAL_FUNCTION_DEFAULTS,
+      SHORT_URL_BASE: 'http://{domain}:25321',
+    });
+  });
+
+  it('leave SHORT_URL_BASE to functions/.env or the stack environment when they set it', () => {
+    const defaults = localFunctionDefaults('http://127.0.0.1:54321');
+    expect(
+      localFunctionEnv(dotEnv('SHORT_URL_BASE=https://{domain}\n'), defaults, {}),
+    ).not.toHaveProperty('SHORT_URL_BASE');
+    expect(
+      localFunctionEnv(dotEnv(''), defaults, { SHORT_URL_BASE: 'https://{domain}:8443' })
+        .SHORT_URL_BASE,
+    ).toBe('https://{domain}:8443');
   });
 });
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { formatShortUrlBase } from '../../../../shared/src/short-url.ts';
 import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
 
 /**
@@ -20,6 +21,21 @@ export const LOCAL_FUNCTION_DEFAULTS: Readonly<Record<string, string>> = {
   BOT_CHECK_WHITELIST: '192.0.2.0/24',
 };
 
+/**
+ * Short links as this stack serves them: plain http on its gateway's port (the gateway hands
+ * requests for short domains to the `r` function), so `http://<domain>:54321/<alias>`. The
+ * functions get it as SHORT_URL_BASE, the apps as VITE_SHORT_URL_BASE (scripts/start.ts, e2e).
+ */
+export function localShortUrlBase(gatewayUrl: string): string {
+  const { port } = new URL(gatewayUrl);
+  return formatShortUrlBase({ scheme: 'http', port: port === '' ? null : Number(port) });
+}
+
+/** LOCAL_FUNCTION_DEFAULTS plus what depends on where this stack's gateway listens. */
+export function localFunctionDefaults(gatewayUrl: string): Record<string, string> {
+  return { ...LOCAL_FUNCTION_DEFAULTS, SHORT_URL_BASE: localShortUrlBase(gatewayUrl) };
+}
+
 /** The names a dotenv file sets (`NAME=value`, `export NAME=value`; comments ignored). */
 export function dotEnvNames(text: string): Set<string> {
   const names = new Set<string>();
@@ -37,13 +53,14 @@ export function dotEnvNames(text: string): Set<string> {
  */
 export function localFunctionEnv(
   dotEnvFile: string,
+  defaults: Readonly<Record<string, string>>,
   environment: NodeJS.ProcessEnv = process.env,
 ): Record<string, string> {
   const fromFile = fs.existsSync(dotEnvFile)
     ? dotEnvNames(fs.readFileSync(dotEnvFile, 'utf8'))
     : new Set<string>();
   const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(LOCAL_FUNCTION_DEFAULTS)) {
+  for (const [name, value] of Object.entries(defaults)) {
     if (!fromFile.has(name)) env[name] = environment[name] ?? value;
   }
   return env;

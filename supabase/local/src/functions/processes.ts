@@ -32,6 +32,8 @@ export interface FunctionProcessesOptions {
   catalog: FunctionCatalog;
   /** What Supabase's runtime gives every function: SUPABASE_URL, keys, SUPABASE_DB_URL. */
   functionEnv: Record<string, string>;
+  /** Our own variables' local values, each given only where nothing real sets it (local-env.ts). */
+  localDefaults: Readonly<Record<string, string>>;
   log: (line: string) => void;
 }
 
@@ -126,7 +128,7 @@ export class FunctionProcesses {
   }
 
   private launch(name: string): FunctionProcess {
-    const { deno, catalog, functionEnv, log } = this.options;
+    const { deno, catalog, functionEnv, localDefaults, log } = this.options;
     let stopProcess = async () => {};
     const forget = () => {
       if (this.running.get(name) === instance) this.running.delete(name);
@@ -146,7 +148,7 @@ export class FunctionProcesses {
           env: {
             ...runtimeEnv(),
             // Read at each start, so a functions/.env edited meanwhile takes precedence.
-            ...localFunctionEnv(path.join(catalog.dir, '.env')),
+            ...localFunctionEnv(path.join(catalog.dir, '.env'), localDefaults),
             ...functionEnv,
             DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`,
           },

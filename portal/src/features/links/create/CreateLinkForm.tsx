@@ -86,7 +86,6 @@ export function CreateLinkForm({
       rememberGuestLink({
         alias: alias.alias,
         domain: alias.domain,
-        shortUrl: alias.tiny_url,
         longUrl: link.url,
         createdAt: new Date().toISOString(),
       });

@@ -6,6 +6,7 @@ import { useDeleteLinkMutation } from '../../../data/link-delete-mutation.ts';
 import type { LinkListItem } from '../../../data/links-list-query.ts';
 import { useDialogs, useNotify } from '../../../lib/servicesContext.ts';
 import { href } from '../../../routes/paths.ts';
+import { useShortUrl } from '../useShortUrl.ts';
 import { CopyAndVisitButtons, ShortLinkSummary } from './ShortLinkParts.tsx';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
@@ -38,6 +39,7 @@ export function LinkCard({ link, expired, onEdit, manageable }: LinkCardProps) {
   const remove = useDeleteLinkMutation();
   const archived = link.status === 'archived';
   const name = `${link.domain}/${link.alias}`;
+  const shortUrl = useShortUrl(link);
   const success = (message: string) =>
     notify({ message, durationMs: NOTICE_DURATION_MS.default, tone: 'success' });
 
@@ -69,9 +71,9 @@ export function LinkCard({ link, expired, onEdit, manageable }: LinkCardProps) {
     <Paper withBorder radius="md" p="md" component="article" aria-label={name}>
       <Stack gap={6}>
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="xs">
-          <ShortLinkSummary name={name} shortUrl={link.shortUrl} longUrl={link.longUrl} />
+          <ShortLinkSummary name={name} shortUrl={shortUrl} longUrl={link.longUrl} />
           <Group gap="xs" wrap="wrap">
-            <CopyAndVisitButtons name={name} shortUrl={link.shortUrl} />
+            <CopyAndVisitButtons name={name} shortUrl={shortUrl} />
             <Button
               size="xs"
               variant="default"

@@ -19,7 +19,6 @@ function link(overrides: Partial<LinkListItem> = {}): LinkListItem {
     id: '00000000-0000-4000-8000-000000002101',
     alias: 'spring-launch',
     domain: 'pat-links.localhost',
-    shortUrl: 'http://pat-links.localhost/spring-launch',
     longUrl: 'https://pat.example.com/launch',
     status: 'active',
     expiresAt: null,

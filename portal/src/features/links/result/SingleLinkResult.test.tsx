@@ -1,21 +1,24 @@
 import type { CreatedLink } from '@shortlane/shared/created-link.ts';
 import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TestBackend } from '../../../test/backend.ts';
 import { render } from '../../../test/render.tsx';
-import type { TestServices } from '../../../test/services.ts';
+import { createTestServices, type TestServices } from '../../../test/services.ts';
 import { BulkLinkResult } from './BulkLinkResult.tsx';
 import { SingleLinkResult } from './SingleLinkResult.tsx';
 
 // Typing into several fields of a modal takes seconds of jsdom work on a shared machine.
 vi.setConfig({ testTimeout: 30_000 });
 
+// tiny_url as a links function without SHORT_URL_BASE answers it: the portal shows the address
+// its own base gives (test services: http://{domain}:54321), as every other list of it does.
 const LINK: CreatedLink = {
   url: 'https://shop.example.com/spring?utm_source=news',
   aliases: [
     {
       domain: 'tiny.localhost',
       alias: 'spring-2',
-      tiny_url: 'http://tiny.localhost:54321/spring-2',
+      tiny_url: 'https://tiny.localhost/spring-2',
       is_main: false,
       tags: [],
       affiliates: [],
@@ -23,7 +26,7 @@ const LINK: CreatedLink = {
     {
       domain: 'shrt.localhost',
       alias: 'spring',
-      tiny_url: 'http://shrt.localhost:54321/spring',
+      tiny_url: 'https://shrt.localhost/spring',
       is_main: true,
       tags: ['launch'],
       affiliates: [],
@@ -38,14 +41,16 @@ function notices({ services }: TestServices) {
     .notifications.map((notice) => ({ message: notice.message, color: notice.color }));
 }
 
-function renderResult(analyticsAllowed = false) {
+function renderResult(analyticsAllowed = false, env: Record<string, string> = {}) {
   const onShortenAnother = vi.fn<() => void>();
+  const backend = new TestBackend();
   const rendered = render(
     <SingleLinkResult
       link={LINK}
       analyticsAllowed={analyticsAllowed}
       onShortenAnother={onShortenAnother}
     />,
+    { backend, testServices: createTestServices(backend, env) },
   );
   return { ...rendered, onShortenAnother };
 }
@@ -78,6 +83,19 @@ describe('SingleLinkResult (link-creation 2)', () => {
     expect(visit).toHaveAttribute('href', MAIN);
     expect(visit).toHaveAttribute('target', '_blank');
     expect(visit.getAttribute('rel')).toContain('noopener');
+  });
+
+  it('builds every address from the configured base: production https when there is none', () => {
+    renderResult(false, { VITE_SHORT_URL_BASE: '' });
+    expect(
+      screen.getByRole('link', { name: 'Visit https://shrt.localhost/spring' }),
+    ).toHaveAttribute('href', 'https://shrt.localhost/spring');
+    expect(
+      screen.getByRole('button', { name: 'Copy https://shrt.localhost/spring' }),
+    ).toBeVisible();
+    expect(
+      screen.getByRole('button', { name: 'QR code of https://shrt.localhost/spring' }),
+    ).toBeVisible();
   });
 
   it('links to My URLs only when analytics are not allowed; Shorten another calls back', async () => {

@@ -3,6 +3,7 @@ import type { CreatedAlias, CreatedLink } from '@shortlane/shared/created-link.t
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
 import { href } from '../../../routes/paths.ts';
+import { useShortUrl } from '../useShortUrl.ts';
 import { CopyButton } from './CopyButton.tsx';
 import { QrCodeButton } from './QrCodeButton.tsx';
 import { ShareMenu } from './ShareMenu.tsx';
@@ -20,7 +21,9 @@ function mainFirst(aliases: readonly CreatedAlias[]): CreatedAlias[] {
 }
 
 function ShortUrlActions({ alias }: { alias: CreatedAlias }) {
-  const shortUrl = alias.tiny_url;
+  // Built here rather than taken from tiny_url, so that the result, My URLs and the link lists
+  // show one address for a link: the one this portal's configuration serves.
+  const shortUrl = useShortUrl(alias);
   return (
     <Card withBorder padding="sm" component="li">
       <Stack gap="xs">
