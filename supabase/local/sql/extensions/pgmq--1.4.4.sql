@@ -99,8 +99,8 @@ begin
   execute format('create index if not exists %I on pgmq.%I (vt asc)', v_q || '_vt_idx', v_q);
   execute format('create index if not exists %I on pgmq.%I (archived_at)', 'archived_at_idx_' || lower(queue_name), v_a);
   insert into pgmq.meta (queue_name, is_partitioned, is_unlogged)
-  values (queue_name, false, p_unlogged)
-  on conflict (queue_name) do nothing;
+  values (_create.queue_name, false, p_unlogged)
+  on conflict on constraint meta_queue_name_key do nothing;
 end;
 $$;
 
@@ -233,7 +233,8 @@ begin
 end;
 $$;
 
--- The oldest visible messages, locked so that concurrent readers skip them, hidden for vt seconds.
+-- The oldest visible messages, locked so that concurrent readers skip them, hidden for vt
+-- seconds, oldest first.
 create function pgmq.read(queue_name text, vt integer, qty integer) returns setof pgmq.message_record
 language plpgsql
 set search_path = ''
@@ -243,9 +244,11 @@ begin
     'with next as (
        select msg_id from pgmq.%1$I where vt <= clock_timestamp()
        order by msg_id limit $2 for update skip locked)
-     update pgmq.%1$I q set vt = clock_timestamp() + make_interval(secs => $1), read_ct = q.read_ct + 1
-     from next where q.msg_id = next.msg_id
-     returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message',
+     , done as (
+       update pgmq.%1$I q set vt = clock_timestamp() + make_interval(secs => $1), read_ct = q.read_ct + 1
+       from next where q.msg_id = next.msg_id
+       returning q.msg_id, q.read_ct, q.enqueued_at, q.vt, q.message)
+     select * from done order by msg_id',
     pgmq.format_table_name(queue_name, 'q')) using vt, qty;
 end;
 $$;
