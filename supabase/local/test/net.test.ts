@@ -102,7 +102,10 @@ describe('net.http_post', () => {
     });
     expect(response.headers).toMatchObject({ 'x-reply': 'yes' });
     // Parameters are encoded and appended in jsonb's key order, as pg_net does.
-    expect(JSON.parse(response.content!)).toEqual({ ok: true, path: '/hook?note=a%20b%26c&page=1' });
+    expect(JSON.parse(response.content!)).toEqual({
+      ok: true,
+      path: '/hook?note=a%20b%26c&page=1',
+    });
 
     const request = received.find((each) => each.url.startsWith('/hook?'));
     expect(request).toMatchObject({ method: 'POST', url: '/hook?note=a%20b%26c&page=1' });
@@ -160,7 +163,9 @@ describe('net.http_get and net.http_delete', () => {
 
 describe('hosts pg_net may reach', () => {
   it('refuses a host that is neither loopback nor in STACK_NET_ALLOWED_HOSTS', async () => {
-    const id = await requestId(`select net.http_post('https://example.com/hook', '{}'::jsonb) as id`);
+    const id = await requestId(
+      `select net.http_post('https://example.com/hook', '{}'::jsonb) as id`,
+    );
     const response = await responseOf(id);
     expect(response.status_code).toBeNull();
     expect(response.error_msg).toMatch(/^Host example\.com is not reachable from the local stack/);
