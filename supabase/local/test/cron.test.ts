@@ -201,6 +201,7 @@ describe.concurrent('cron.schedule', () => {
       '0 seconds',
       '60 seconds',
       '*/0 * * * *',
+      '*/90 * * * *',
       'often',
     ]) {
       await expect(

@@ -110,7 +110,7 @@ begin
           if v_match is null
             or (v_match[2] is not null and v_match[2]::integer not between v_low[i] and v_high[i])
             or (v_match[3] is not null and v_match[3]::integer not between v_match[2]::integer and v_high[i])
-            or (v_match[4] is not null and (v_match[4]::integer < 1
+            or (v_match[4] is not null and (v_match[4]::integer not between 1 and v_high[i]
               or (v_match[1] is null and v_match[3] is null)))
           then
             v_fields := null;

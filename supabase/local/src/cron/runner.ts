@@ -26,7 +26,8 @@ interface JobRow {
 interface JobState {
   schedule: string;
   parsed: Schedule | undefined;
-  next: Date;
+  /** Undefined: never (a schedule that can't be read, or a date that never comes). */
+  next: Date | undefined;
   running: Promise<void> | undefined;
   /** A run fell due while one was going: start another as soon as it ends. */
   queued: boolean;
@@ -184,6 +185,7 @@ export async function startCronRunner(options: CronRunnerOptions): Promise<CronR
       if (state.schedule !== job.schedule) {
         state.schedule = job.schedule;
         state.parsed = undefined;
+        state.next = undefined;
         try {
           state.parsed = parseSchedule(job.schedule);
           state.next = nextRunAfter(state.parsed, now);
@@ -192,7 +194,7 @@ export async function startCronRunner(options: CronRunnerOptions): Promise<CronR
           log(`cron: job ${job.jobid} is skipped: ${error.message}`);
         }
       }
-      if (!state.parsed || now < state.next) continue;
+      if (!state.parsed || state.next === undefined || now < state.next) continue;
       state.next = nextRunAfter(state.parsed, now);
       if (state.running) state.queued = true;
       else start(state);

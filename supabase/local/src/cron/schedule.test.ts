@@ -4,7 +4,7 @@ import { InvalidScheduleError, nextRunAfter, parseSchedule } from './schedule.ts
 
 const at = (iso: string) => new Date(iso);
 const next = (schedule: string, after: string) =>
-  nextRunAfter(parseSchedule(schedule), at(after)).toISOString();
+  nextRunAfter(parseSchedule(schedule), at(after))?.toISOString();
 
 describe('parseSchedule and nextRunAfter', () => {
   it('reads N seconds as a run every N seconds', () => {
@@ -32,6 +32,10 @@ describe('parseSchedule and nextRunAfter', () => {
     expect(next('0 12 $ * *', '2026-02-03T00:00:00Z')).toBe('2026-02-28T12:00:00.000Z');
     expect(next('@hourly', '2026-01-01T05:10:00Z')).toBe('2026-01-01T06:00:00.000Z');
     expect(next('@daily', '2026-01-01T05:10:00Z')).toBe('2026-01-02T00:00:00.000Z');
+  });
+
+  it('never runs a date that never comes', () => {
+    expect(next('0 0 30 2 *', '2026-01-01T00:00:00Z')).toBeUndefined();
   });
 
   it('refuses what pg_cron refuses', () => {

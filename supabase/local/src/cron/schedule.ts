@@ -51,11 +51,11 @@ export function parseSchedule(text: string): Schedule {
   }
 }
 
-/** When a job with this schedule is next due, strictly after `after`. */
-export function nextRunAfter(schedule: Schedule, after: Date): Date {
+/**
+ * When a job with this schedule is next due, strictly after `after`; undefined for a date that
+ * never comes (February 30th: cron accepts it, and never runs it).
+ */
+export function nextRunAfter(schedule: Schedule, after: Date): Date | undefined {
   if (schedule.kind === 'interval') return new Date(after.getTime() + schedule.seconds * 1000);
-  const next = schedule.pattern.nextRun(after);
-  // A five-field pattern always matches again within some years (Feb 29 included).
-  if (!next) throw new Error(`schedule ${schedule.pattern.getPattern()} never runs again`);
-  return next;
+  return schedule.pattern.nextRun(after) ?? undefined;
 }
