@@ -161,7 +161,8 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- The API.
+-- The API. A job that is not there (or not the caller's) is pg_cron's error, with its SQLSTATE
+-- (XX000: pg_cron raises it without a code), which migrations guarding an unschedule look for.
 
 create function cron.schedule_in_database(
   job_name text, schedule text, command text, database text,
@@ -209,7 +210,7 @@ as $$
 begin
   delete from cron.job j where j.jobid = job_id;
   if not found then
-    raise exception using errcode = '22023', message = format('could not find valid entry for job %s', job_id);
+    raise exception using errcode = 'XX000', message = format('could not find valid entry for job %s', job_id);
   end if;
   return true;
 end;
@@ -222,7 +223,7 @@ as $$
 begin
   delete from cron.job j where j.jobname = job_name and j.username = current_user;
   if not found then
-    raise exception using errcode = '22023', message = format('could not find valid entry for job ''%s''', job_name);
+    raise exception using errcode = 'XX000', message = format('could not find valid entry for job ''%s''', job_name);
   end if;
   return true;
 end;
@@ -248,7 +249,7 @@ begin
     active = coalesce(alter_job.active, j.active)
   where j.jobid = job_id;
   if not found then
-    raise exception using errcode = '22023', message = format('could not find valid entry for job %s', job_id);
+    raise exception using errcode = 'XX000', message = format('could not find valid entry for job %s', job_id);
   end if;
 end;
 $$;

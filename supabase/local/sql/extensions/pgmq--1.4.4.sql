@@ -119,7 +119,8 @@ language sql
 set search_path = ''
 as $$ select pgmq._create(queue_name, true); $$;
 
-create function pgmq.drop_queue(queue_name text) returns boolean
+-- pgmq 1.4's signature; `partitioned` is accepted and unused (no queue here is partitioned).
+create function pgmq.drop_queue(queue_name text, partitioned boolean default false) returns boolean
 language plpgsql
 set search_path = ''
 as $$
