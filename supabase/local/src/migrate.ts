@@ -6,6 +6,7 @@ import { REPO_ROOT } from './config.ts';
 import { StackError } from './errors.ts';
 import {
   EXTENSION_SCHEMAS,
+  extensionScript,
   plainInstallSql,
   withoutCreateExtension,
   type StandInExtension,
@@ -31,7 +32,7 @@ function lineOf(sql: string, position: string | undefined): number | undefined {
   return sql.slice(0, offset - 1).split('\n').length;
 }
 
-/** Runs one file (or the given text of it) in its own transaction; a failure names the file and line. */
+/** Runs one file (or the given text of it) in its own transaction; a failure names file and line. */
 async function runFile(
   client: pg.Client,
   file: string,
@@ -67,9 +68,10 @@ export interface MigrationReport {
 }
 
 /**
- * Brings a database up to date: Supabase's roles and schemas when missing, then every migration
- * not yet recorded (tracked in supabase_migrations.schema_migrations as the Supabase CLI does),
- * then seed.sql when the database was new.
+ * Brings a database up to date: Supabase's roles and schemas when missing, the stand-in extensions
+ * the server lacks as plain SQL (`plainExtensions`, see extensions.ts), then every migration not
+ * yet recorded (tracked in supabase_migrations.schema_migrations as the Supabase CLI does), then
+ * seed.sql when the database was new.
  */
 export async function migrate(
   url: string,
@@ -90,12 +92,7 @@ export async function migrate(
         [EXTENSION_SCHEMAS[name]],
       );
       if (!rows[0]?.present) {
-        await runFile(
-          client,
-          path.join(BOOTSTRAP_DIR, 'extensions', name),
-          undefined,
-          plainInstallSql(name),
-        );
+        await runFile(client, extensionScript(name), undefined, plainInstallSql(name));
       }
     }
     await client.query(`
