@@ -19,6 +19,7 @@ import pg from 'pg';
 import * as prettier from 'prettier';
 import { REPO_ROOT, loadConfig } from '../supabase/local/src/config.ts';
 import { StackError } from '../supabase/local/src/errors.ts';
+import { setUpExtensions } from '../supabase/local/src/extensions.ts';
 import { migrate } from '../supabase/local/src/migrate.ts';
 import { startDatabase } from '../supabase/local/src/postgres.ts';
 import { readSupabaseConfig } from '../supabase/local/src/supabase-config.ts';
@@ -140,7 +141,8 @@ async function withMigratedDatabase<T>(work: (url: string) => Promise<T>): Promi
   );
   const database = await startDatabase(config, log);
   try {
-    await migrate(database.url, { seed: false });
+    const extensions = await setUpExtensions(database.url, { embedded: database.embedded });
+    await migrate(database.url, { seed: false, plainExtensions: extensions.plain });
     return await work(database.url);
   } finally {
     await database.stop();

@@ -4,8 +4,8 @@
  * as the local stack runs functions) the process lives on by itself while the work has I/O
  * pending; the promise is kept in a set so that nothing is garbage-collected or unhandled, and a
  * SIGTERM (the stack stopping, a reload) waits up to SHUTDOWN_GRACE_MS for it before exiting.
- * Work cut off anyway leaves its job unfinished until a later request sweeps it as failed
- * (stalled-jobs.ts).
+ * Work cut off anyway leaves its job unfinished until the cron job bulk-fail-stalled-jobs ends
+ * it as failed.
  */
 const SHUTDOWN_GRACE_MS = 10_000;
 

@@ -11,7 +11,6 @@ import { finishJob, readJob, scheduleJob } from './jobs.ts';
 import { processJob } from './process-job.ts';
 import { readBulkFile, type ReadFile } from './read-file.ts';
 import { matchRoute, type UploadRoute } from './routes.ts';
-import { sweepStalledJobs } from './stalled-jobs.ts';
 
 // Read once at start-up: a malformed SHORT_URL_BASE stops the function before any job runs.
 const SHORT_URL_BASE = shortUrlBaseFromEnv();
@@ -40,9 +39,8 @@ function signedInUser(request: Request): string {
  * POST …/bulk/csv: checks the form and the file, schedules the job, stores the file in the
  * imports bucket (as the caller: the storage policy admits only their pending job's file) and
  * answers `{ total }` at once; the links are created in the background (process-job.ts).
- * GET bulk/jobs/{id}: the job's status. Every signed-in request first ends the jobs whose
- * process was cut off (stalled-jobs.ts), so that a batch being looked at does not stay
- * `processing` for ever.
+ * GET bulk/jobs/{id}: the job's status. Jobs whose process was cut off are ended by the cron job
+ * bulk-fail-stalled-jobs (migration 20261122002310), not here.
  */
 export const bulkImport = handler(async (request) => {
   try {
@@ -51,7 +49,6 @@ export const bulkImport = handler(async (request) => {
       throw new HttpError(405, 'Method not allowed.', 'method_not_allowed');
     }
     const userId = signedInUser(request);
-    await sweepStalledJobs();
     if (route.kind === 'job') return json(await readJob(request, route.jobId));
     return await importFile(request, route, userId);
   } catch (error) {

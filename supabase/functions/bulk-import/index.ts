@@ -4,9 +4,9 @@
  * background (background.ts: EdgeRuntime.waitUntil on Supabase, a tracked promise elsewhere).
  *
  * A job whose process is stopped mid-way (deploy, crash, out-of-memory kill) is not resumed:
- * once it has not moved for ten minutes, the next request this function handles (any signed-in
- * user's upload or job status read) ends it as failed and notifies its owner ("Batch failed",
- * how many of its links were created; stalled-jobs.ts, app.fail_stalled_bulk_jobs). Its created
+ * once it has not moved for ten minutes, the cron job bulk-fail-stalled-jobs (every minute,
+ * app.fail_stalled_bulk_jobs) ends it as failed and notifies its owner ("Batch failed", how
+ * many of its links were created). Its created
  * links stay and its file stays in the imports bucket; a late chunk of it is refused.
  */
 import { bulkImport } from './handler.ts';

@@ -99,7 +99,7 @@ async function writeResult(userId: string, jobId: string, lines: ResultLine[]): 
   return path;
 }
 
-/** The job was ended elsewhere (stalled-jobs.ts swept it as failed): nothing left to record. */
+/** The job was ended elsewhere (the stalled-jobs cron job failed it): nothing left to record. */
 const isJobEnded = (error: unknown) =>
   error instanceof HttpError && error.code === 'bulk_job_not_found';
 

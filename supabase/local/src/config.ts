@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseAllowedHosts } from './net/hosts.ts';
 
 /**
  * Everything the local stack needs to know about where it runs. Defaults are Supabase CLI's
@@ -43,6 +44,8 @@ export interface StackConfig {
   functionsDir: string;
   /** Load supabase/seed.sql into a fresh database. */
   seed: boolean;
+  /** Hosts besides loopback that pg_net's stand-in may send to (net/hosts.ts). */
+  netAllowedHosts: string[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -78,6 +81,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
     watchFunctions: process.env.STACK_WATCH_FUNCTIONS !== 'false',
     functionsDir: path.resolve(REPO_ROOT, process.env.STACK_FUNCTIONS_DIR ?? 'supabase/functions'),
     seed: process.env.STACK_SEED !== 'false',
+    netAllowedHosts: parseAllowedHosts(process.env.STACK_NET_ALLOWED_HOSTS),
     ...overrides,
   };
 }

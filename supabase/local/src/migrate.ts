@@ -4,6 +4,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { REPO_ROOT } from './config.ts';
 import { StackError } from './errors.ts';
+import {
+  EXTENSION_SCHEMAS,
+  extensionScript,
+  plainInstallSql,
+  withoutCreateExtension,
+  type StandInExtension,
+} from './extensions.ts';
 
 const BOOTSTRAP_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../sql');
 export const MIGRATIONS_DIR = path.join(REPO_ROOT, 'supabase', 'migrations');
@@ -25,13 +32,13 @@ function lineOf(sql: string, position: string | undefined): number | undefined {
   return sql.slice(0, offset - 1).split('\n').length;
 }
 
-/** Runs one file in its own transaction; a failure names the file and line. */
+/** Runs one file (or the given text of it) in its own transaction; a failure names file and line. */
 async function runFile(
   client: pg.Client,
   file: string,
   after?: (client: pg.Client) => Promise<void>,
+  sql = fs.readFileSync(file, 'utf8'),
 ) {
-  const sql = fs.readFileSync(file, 'utf8');
   try {
     await client.query('begin');
     await client.query(sql);
@@ -61,11 +68,16 @@ export interface MigrationReport {
 }
 
 /**
- * Brings a database up to date: Supabase's roles and schemas when missing, then every migration
- * not yet recorded (tracked in supabase_migrations.schema_migrations as the Supabase CLI does),
- * then seed.sql when the database was new.
+ * Brings a database up to date: Supabase's roles and schemas when missing, the stand-in extensions
+ * the server lacks as plain SQL (`plainExtensions`, see extensions.ts), then every migration not
+ * yet recorded (tracked in supabase_migrations.schema_migrations as the Supabase CLI does), then
+ * seed.sql when the database was new.
  */
-export async function migrate(url: string, options: { seed: boolean }): Promise<MigrationReport> {
+export async function migrate(
+  url: string,
+  options: { seed: boolean; plainExtensions?: readonly StandInExtension[] },
+): Promise<MigrationReport> {
+  const plainExtensions = options.plainExtensions ?? [];
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -73,6 +85,15 @@ export async function migrate(url: string, options: { seed: boolean }): Promise<
     const bootstrapped = !(await isBootstrapped(client));
     if (bootstrapped) {
       for (const file of sqlFiles(BOOTSTRAP_DIR)) await runFile(client, file);
+    }
+    for (const name of plainExtensions) {
+      const { rows } = await client.query<{ present: boolean }>(
+        'select to_regnamespace($1) is not null as present',
+        [EXTENSION_SCHEMAS[name]],
+      );
+      if (!rows[0]?.present) {
+        await runFile(client, extensionScript(name), undefined, plainInstallSql(name));
+      }
     }
     await client.query(`
       create schema if not exists supabase_migrations;
@@ -93,13 +114,17 @@ export async function migrate(url: string, options: { seed: boolean }): Promise<
         );
       }
       if (done.has(version)) continue;
-      await runFile(client, file, (c) =>
-        c
-          .query(
-            'insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)',
-            [version, rest.join('_')],
-          )
-          .then(() => undefined),
+      await runFile(
+        client,
+        file,
+        (c) =>
+          c
+            .query(
+              'insert into supabase_migrations.schema_migrations (version, name) values ($1, $2)',
+              [version, rest.join('_')],
+            )
+            .then(() => undefined),
+        withoutCreateExtension(fs.readFileSync(file, 'utf8'), plainExtensions),
       );
       applied.push(base);
     }

@@ -10,6 +10,8 @@ export interface RunningDatabase {
   url: string;
   /** True when the data directory was created by this start (bootstrap and seed are due). */
   fresh: boolean;
+  /** The embedded server (its extension folder is ours to write), not DATABASE_URL's. */
+  embedded: boolean;
   stop(): Promise<void>;
 }
 
@@ -22,7 +24,12 @@ export async function startDatabase(
 ): Promise<RunningDatabase> {
   if (config.externalDatabaseUrl) {
     await assertReachable(config.externalDatabaseUrl);
-    return { url: config.externalDatabaseUrl, fresh: false, stop: async () => {} };
+    return {
+      url: config.externalDatabaseUrl,
+      fresh: false,
+      embedded: false,
+      stop: async () => {},
+    };
   }
   await assertPortFree(config.dbPort, 'PostgreSQL');
   const dir = dataDirectory(config);
@@ -59,7 +66,7 @@ export async function startDatabase(
       `PostgreSQL did not start (${error instanceof Error ? error.message : String(error)}): run \`npm run stack:reset\` to wipe ${dir}, or set DATABASE_URL to use another server.`,
     );
   }
-  return { url: databaseUrl(config), fresh, stop: () => server.stop() };
+  return { url: databaseUrl(config), fresh, embedded: true, stop: () => server.stop() };
 }
 
 async function assertReachable(url: string): Promise<void> {

@@ -4,8 +4,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { createAuthService } from './auth/index.ts';
 import { createCaptchaSandbox } from './captcha-sandbox.ts';
+import { startCronRunner } from './cron/runner.ts';
 import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.ts';
 import { startFunctions } from './functions.ts';
+import { setUpExtensions } from './extensions.ts';
 import { createGateway, listen } from './gateway.ts';
 import { sendWebResponse, toWebRequest } from './http.ts';
 import { Mailbox } from './mail.ts';
@@ -13,6 +15,7 @@ import { migrate, type MigrationReport } from './migrate.ts';
 import { assertPortFree } from './ports.ts';
 import { startDatabase } from './postgres.ts';
 import { startPostgrest } from './postgrest.ts';
+import { startNetWorker } from './net/worker.ts';
 import { watchShortDomains } from './short-domains.ts';
 import { createStorageService, syncConfigBuckets } from './storage/index.ts';
 
@@ -75,7 +78,24 @@ export async function startStack(
 
     const database = await startDatabase(config, log);
     stops.push(database.stop);
-    const migrations = await migrate(database.url, { seed: config.seed });
+    const extensions = await setUpExtensions(database.url, { embedded: database.embedded });
+    const migrations = await migrate(database.url, {
+      seed: config.seed,
+      plainExtensions: extensions.plain,
+    });
+    // Supabase Cron's and pg_net's workers, where the stand-ins (not the real ones) are installed.
+    if (extensions.standIns.includes('pg_cron')) {
+      const cron = await startCronRunner({ url: database.url, log });
+      stops.push(cron.stop);
+    }
+    if (extensions.standIns.includes('pg_net')) {
+      const net = await startNetWorker({
+        url: database.url,
+        allowedHosts: config.netAllowedHosts,
+        log,
+      });
+      stops.push(net.stop);
+    }
 
     const postgrest = await startPostgrest(config, log);
     stops.push(postgrest.stop);

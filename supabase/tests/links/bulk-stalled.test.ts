@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../local/src/ports.ts';
 import {
   all,
   asActor,
@@ -18,7 +19,7 @@ import { asServiceRole, createDomain, expectRefusedAs, givePlan } from './fixtur
  * Bulk jobs cut off mid-way (migration 20261122002100_bulk_stalled_jobs.sql): each job's
  * progress is stamped, app.fail_stalled_bulk_jobs ends the unfinished jobs that stopped moving
  * and tells their owners, only the service role runs it, and a swept job takes no late chunk
- * or finish.
+ * or finish. The cron job bulk-fail-stalled-jobs (migration 20261122002310) runs it every minute.
  */
 const pool = useDatabase();
 
@@ -337,4 +338,70 @@ describe('app.fail_stalled_bulk_jobs', () => {
       }
       expect({ job: await jobRow(db, jobId), written: await written() }).toEqual(before);
     }));
+});
+
+describe('the cron job bulk-fail-stalled-jobs', () => {
+  const CRON_JOB = 'bulk-fail-stalled-jobs';
+  const cronJob = (db: pg.ClientBase) =>
+    one<{ jobid: string; schedule: string; command: string; username: string; active: boolean }>(
+      db,
+      `select jobid, schedule, command, username, active from cron.job where jobname = $1`,
+      [CRON_JOB],
+    );
+
+  it('runs the sweep every minute, as postgres', () =>
+    withRollback(pool, async (db) => {
+      expect(await cronJob(db)).toMatchObject({
+        schedule: '* * * * *',
+        command: 'select app.fail_stalled_bulk_jobs()',
+        username: 'postgres',
+        active: true,
+      });
+    }));
+
+  it('ends a stalled job and tells its owner when the scheduler runs it', async () => {
+    // The scheduler's own connection must see the job: this scene is committed, then removed.
+    const db = await pool.connect();
+    const { jobid } = await cronJob(db);
+    let scene: Scene | undefined;
+    try {
+      scene = await createScene(db);
+      const stalled = await insertJob(db, scene, scene.owner, { idleMinutes: 11, processed: 1 });
+      const startedAfter = await one<{ last: string | null }>(
+        db,
+        `select max(runid)::text as last from cron.job_run_details where jobid = $1`,
+        [jobid],
+      );
+      // Every second for the time of this test, rather than waiting for the next minute.
+      await db.query(`select cron.alter_job($1, schedule => '1 seconds')`, [jobid]);
+      await waitFor(
+        'the cron job to end the stalled job',
+        async () => (await jobRow(db, stalled)).status === 'failed',
+        8_000,
+        100,
+      );
+      expect(await failureNotices(db, scene.owner.id)).toHaveLength(1);
+      const runs = await all<{ status: string; return_message: string; username: string }>(
+        db,
+        `select status, return_message, username from cron.job_run_details
+         where jobid = $1 and runid > coalesce($2::bigint, 0) and status = 'succeeded'`,
+        [jobid, startedAfter.last],
+      );
+      expect(runs[0]).toEqual({
+        status: 'succeeded',
+        return_message: 'SELECT 1',
+        username: 'postgres',
+      });
+    } finally {
+      await db.query(`select cron.alter_job($1, schedule => '* * * * *')`, [jobid]);
+      if (scene) {
+        await db.query(`delete from public.bulk_jobs where domain_id = $1`, [scene.domainId]);
+        await db.query(`delete from auth.users where id = any($1::uuid[])`, [
+          [scene.owner.id, scene.other.id],
+        ]);
+        await db.query(`delete from public.domains where id = $1`, [scene.domainId]);
+      }
+      db.release();
+    }
+  });
 });
