@@ -65,7 +65,7 @@ describe('edge function dependencies', () => {
       );
       expect(
         installed.some(([, entry]) => entry.version === version && entry.integrity === integrity),
-        `${key} in deno.lock is not what package-lock.json installs`,
+        `${key} in deno.lock is not what package-lock.json installs (npm run lock:functions)`,
       ).toBe(true);
     }
   });
