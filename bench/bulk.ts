@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
 

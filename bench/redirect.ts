@@ -21,7 +21,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
-import { denoExecutable } from '../supabase/local/src/functions/deno.ts';
+import { denoExecutable, NO_DOWNLOADS } from '../supabase/local/src/functions/deno.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
 
 process.env.STACK_GATEWAY_PORT ??= '62321';
@@ -268,6 +268,7 @@ async function main() {
     redirector = await serveWithDeno(
       [
         'run',
+        ...NO_DOWNLOADS,
         '--allow-net',
         '--allow-env',
         '--allow-read',

@@ -6,6 +6,10 @@
  *   functions (deno test)   edge-function handlers called directly
  *   e2e (Playwright)        Chromium against the portal and kiosk on the same stack
  *
+ * Deno runs as on a fresh machine after `npm ci`: an empty DENO_DIR and an npm registry that
+ * hangs up (freshDenoEnv), so a function or test that would download anything at run time fails
+ * here instead of passing on a machine whose cache happens to hold it.
+ *
  * Every suite runs even when an earlier one fails; the last line is the plain
  * "N passed, N failed" summary, and the exit code is non-zero if anything failed.
  * `npm test -- unit stack` runs only the named suites.
@@ -14,6 +18,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
+import { NO_DOWNLOADS } from '../supabase/local/src/functions/deno.ts';
+import { freshDenoEnv } from '../supabase/local/src/functions/fresh-machine.ts';
 import { startStack, type RunningStack } from '../supabase/local/src/stack.ts';
 import {
   countDenoTests,
@@ -54,6 +60,7 @@ const SUITES: Suite[] = [
       'test',
       '--allow-all',
       '--no-prompt',
+      ...NO_DOWNLOADS,
       '--config',
       'supabase/functions/deno.json',
       'supabase/functions/',
@@ -112,8 +119,10 @@ async function main() {
   fs.mkdirSync(reportsDir, { recursive: true });
 
   const stackDir = path.join(REPO_ROOT, '.local', 'test');
+  const freshDeno = await freshDenoEnv();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...freshDeno.env,
     STACK_GATEWAY_PORT: process.env.TEST_STACK_GATEWAY_PORT ?? '25321',
     STACK_DB_PORT: process.env.TEST_STACK_DB_PORT ?? '25322',
     STACK_MAIL_PORT: process.env.TEST_STACK_MAIL_PORT ?? '25324',
@@ -166,6 +175,7 @@ async function main() {
     }
   } finally {
     await stack?.stop();
+    await freshDeno.close();
   }
 
   console.log('\nSummary');

@@ -1,8 +1,10 @@
 /**
  * Reads the first sheet of an xls, xlsx or ods workbook into a grid of display strings, with
- * SheetJS (npm `xlsx` 0.18.5, Apache-2.0). That version has two published advisories for reading
- * untrusted files: prototype pollution through crafted comments (CVE-2023-30533) and a regular
- * expression denial of service (CVE-2024-22363); the fixed releases are not on npm. Mitigations:
+ * SheetJS 0.20.3 (Apache-2.0). SheetJS publishes releases after 0.18.5 only on its own CDN; npm
+ * `@e965/xlsx` republishes them under another name, so npm ci installs it from the lockfile.
+ * The last `xlsx` on npm, 0.18.5, has two advisories for reading untrusted files, both fixed by
+ * 0.20.2: prototype pollution through crafted files (CVE-2023-30533) and a regular expression
+ * denial of service (CVE-2024-22363); sheet-grid.test.ts keeps the version at 0.20.2 or later. The file is still untrusted input to a large parser, so the precautions stay:
  *
  * - callers hand over only files that passed the size limit, the magic-byte check and (for zip
  *   archives) the zip-bomb guard;

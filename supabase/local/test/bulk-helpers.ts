@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import {
   addTeamMember,
   createOrganization,

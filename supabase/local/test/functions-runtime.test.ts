@@ -9,6 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type StackConfig } from '../src/config.ts';
 import { startFunctions, type RunningFunctions } from '../src/functions.ts';
 import { denoExecutable } from '../src/functions/deno.ts';
+import {
+  downloadedFiles,
+  freshDenoEnv,
+  type FreshDenoEnv,
+} from '../src/functions/fresh-machine.ts';
 import { createGateway, listen, notImplemented } from '../src/gateway.ts';
 import { signToken } from '../src/jwt.ts';
 
@@ -281,4 +286,48 @@ describe('functions runtime whose stack is killed', () => {
     );
     expect(left).toEqual([]);
   });
+});
+
+describe('functions runtime on a fresh machine', () => {
+  let fresh: FreshDenoEnv;
+  let running: RunningFunctions | undefined;
+  const saved = {
+    DENO_DIR: process.env.DENO_DIR,
+    NPM_CONFIG_REGISTRY: process.env.NPM_CONFIG_REGISTRY,
+  };
+  const restore = (name: keyof typeof saved) => {
+    if (saved[name] === undefined) delete process.env[name];
+    else process.env[name] = saved[name];
+  };
+
+  beforeAll(async () => {
+    // An empty Deno cache and an npm registry that hangs up: what a clean machine behind a
+    // TLS-intercepting proxy gives Deno after `npm ci`.
+    fresh = await freshDenoEnv();
+    Object.assign(process.env, fresh.env);
+    running = await startFunctions(
+      loadConfig({ functionsPort: await freePort(), watchFunctions: false }),
+      (line) => logLines.push(line),
+    );
+  });
+
+  afterAll(async () => {
+    await running?.stop();
+    restore('DENO_DIR');
+    restore('NPM_CONFIG_REGISTRY');
+    await fresh?.close();
+  });
+
+  // links loads geoip-country, postgres and zod; bulk-import supabase-js and SheetJS.
+  it.each(['links', 'bulk-import'])(
+    'boots %s from node_modules, downloading nothing',
+    async (name) => {
+      const response = await fetch(`http://127.0.0.1:${running?.port}/${name}`, {
+        method: 'OPTIONS',
+      });
+      expect(response.status, logLines.filter((line) => line.includes(name)).join('\n')).toBe(200);
+      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expect(downloadedFiles(fresh.env.DENO_DIR)).toEqual([]);
+    },
+  );
 });

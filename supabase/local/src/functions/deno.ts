@@ -20,8 +20,18 @@ export function denoExecutable(): string {
 }
 
 /**
- * What a Deno process needs from the stack's environment to run and to fetch npm packages
- * (cache location, registry, proxies, certificates). Nothing else leaks into functions.
+ * Deno never downloads a module while the stack runs: the functions' npm packages are the ones
+ * `npm ci` put in node_modules (the repository's deno.json sets nodeModulesDir "manual"), and
+ * with --cached-only a remote import (jsr:, https:, an npm package missing from node_modules)
+ * fails the function's boot, naming the module, instead of depending on the network the first
+ * time it runs (a TLS-intercepting proxy or no network answered 503 BOOT_ERROR there).
+ */
+export const NO_DOWNLOADS = ['--cached-only'];
+
+/**
+ * What a Deno process needs from the stack's environment to run (its cache for transpiled code)
+ * and what functions' own outgoing requests need (proxies, certificates). Nothing else leaks
+ * into functions.
  */
 const RUNTIME_VARIABLES = [
   'HOME',

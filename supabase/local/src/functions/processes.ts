@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnManaged } from '../processes.ts';
 import type { FunctionCatalog } from './catalog.ts';
-import { runtimeEnv } from './deno.ts';
+import { NO_DOWNLOADS, runtimeEnv } from './deno.ts';
 import { localFunctionEnv } from './local-env.ts';
 
 /** The function's process ended or never listened: Supabase's BOOT_ERROR. */
@@ -17,7 +17,7 @@ export class BootError extends Error {
 }
 
 const WATCHDOG = fileURLToPath(new URL('./parent-watchdog.js', import.meta.url));
-// The first start on a machine downloads the functions' npm packages into Deno's cache.
+// Generous: a first start transpiles every module into an empty DENO_DIR, on a busy CI machine.
 const BOOT_TIMEOUT_MS = 60_000;
 
 interface FunctionProcess {
@@ -118,6 +118,7 @@ export class FunctionProcesses {
       '--allow-sys',
       `--allow-write=${os.tmpdir()}`,
       '--no-prompt',
+      ...NO_DOWNLOADS,
       '--preload',
       WATCHDOG,
       ...(fs.existsSync(denoJson) ? ['--config', denoJson] : ['--no-config']),
