@@ -70,9 +70,18 @@ describe('avatars bucket: owner', () => {
       contentType: 'text/plain',
     });
     expect(text.error).toMatchObject({ statusCode: '415' });
+    const oversized = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024 + 1 - PNG.length)]);
+    const large = await avatars(client).upload(photoName(user.id), oversized, {
+      contentType: 'image/png',
+    });
+    expect(large.error).toMatchObject({ statusCode: '413' });
     expect((await avatars(client).list(user.id)).data).toEqual([]);
-    // The size limit is the bucket's (Storage's own suites cover how it refuses; an upload
-    // refused early leaves the test's pooled connection unusable).
+    // The refusals leave the client's connection fit for the next upload.
+    const path = photoName(user.id);
+    expect((await uploadPng(client, path)).error).toBeNull();
+    expect((await avatars(client).list(user.id)).data?.map((o) => `${user.id}/${o.name}`)).toEqual([
+      path,
+    ]);
     const { data: bucket } = await serviceClient().storage.getBucket('avatars');
     expect(bucket).toMatchObject({
       public: true,

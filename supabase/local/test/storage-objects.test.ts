@@ -280,6 +280,36 @@ describe('bucket limits', () => {
     expect(await fx.objectRow(pictures, name)).toBeUndefined();
   });
 
+  it('leaves the keep-alive connection usable after refusing uploads over the limit', async () => {
+    // supabase-js on Node sends every request over undici's kept-alive connections: the bytes
+    // of a refused upload must not be left on the socket for the next request to trip over.
+    const small = await fx.createBucket('one-mb', { fileSizeLimit: 1024 * 1024 });
+    const large = await fx.createBucket('large');
+    await fx.allowOwnerFolders(small);
+    await fx.allowOwnerFolders(large);
+    for (const size of [1.5e6, 2e6]) {
+      const refused = await alice.client.storage
+        .from(small)
+        .upload(`${alice.id}/${size}.bin`, Buffer.alloc(size, 1), {
+          contentType: 'application/octet-stream',
+        });
+      expect(refused.error, `${size} bytes`).toMatchObject({
+        status: 400,
+        statusCode: '413',
+        message: 'The object exceeded the maximum allowed size',
+      });
+    }
+    const eightMb = Buffer.alloc(8e6, 2);
+    const accepted = await alice.client.storage
+      .from(large)
+      .upload(`${alice.id}/big.bin`, eightMb, { contentType: 'application/octet-stream' });
+    expect(accepted.error).toBeNull();
+    expect((await fx.objectRow(large, `${alice.id}/big.bin`))?.metadata).toMatchObject({
+      size: eightMb.length,
+      eTag: md5(eightMb),
+    });
+  });
+
   it('refuses a MIME type the bucket does not allow', async () => {
     const result = await alice.client.storage
       .from(pictures)
