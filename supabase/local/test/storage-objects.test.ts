@@ -21,6 +21,11 @@ let pictures: string;
 
 const md5 = (data: string | Buffer) => `"${createHash('md5').update(data).digest('hex')}"`;
 const png = (size: number) => Buffer.alloc(size, 7);
+/** A real 1×1 PNG. */
+const PNG_BYTES = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 beforeAll(async () => {
   fx = await StorageFixture.create(env);
@@ -105,6 +110,48 @@ describe('upload and download', () => {
       etag: md5(body),
       metadata: { source: 'test' },
     });
+  });
+
+  it("describes an upload without user metadata with Storage's empty metadata object", async () => {
+    const path = `${alice.id}/plain.txt`;
+    const bucket = alice.client.storage.from(docs);
+    expect((await bucket.upload(path, 'plain', { contentType: 'text/plain' })).error).toBeNull();
+    const info = await bucket.info(path);
+    expect(info.error).toBeNull();
+    expect(info.data).toMatchObject({ name: path, size: 5, metadata: {} });
+    expect((await fx.objectRow(docs, path))?.user_metadata).toEqual({});
+  });
+
+  it('serves bytes with nosniff on every read route, so a browser keeps to the stored type', async () => {
+    const page = `${alice.id}/page.html`;
+    const upload = await alice.client.storage
+      .from(docs)
+      .upload(page, '<script>alert(1)</script>', { contentType: 'text/html' });
+    expect(upload.error).toBeNull();
+    const auth = { authorization: `Bearer ${alice.token}` };
+    const picture = `${alice.id}/nosniff.png`;
+    const stored = await alice.client.storage
+      .from(pictures)
+      .upload(picture, PNG_BYTES, { contentType: 'image/png' });
+    expect(stored.error).toBeNull();
+
+    const reads: [string, RequestInit][] = [
+      [`object/${docs}/${page}`, { headers: auth }],
+      [`object/authenticated/${docs}/${page}`, { headers: auth }],
+      [`object/${docs}/${page}`, { headers: { ...auth, range: 'bytes=0-3' } }],
+      [`object/authenticated/${docs}/${page}`, { method: 'HEAD', headers: auth }],
+      [`object/public/${pictures}/${picture}`, {}],
+    ];
+    for (const [path, init] of reads) {
+      const response = await fetch(`${env.SUPABASE_URL}/storage/v1/${path}`, init);
+      expect(response.status, path).toBeLessThan(300);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      await response.arrayBuffer();
+    }
+    const html = await fetch(`${env.SUPABASE_URL}/storage/v1/object/${docs}/${page}`, {
+      headers: auth,
+    });
+    expect(html.headers.get('content-type')).toBe('text/plain');
   });
 
   it('serves a byte range', async () => {
