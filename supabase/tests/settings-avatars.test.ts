@@ -64,12 +64,22 @@ describe('avatars bucket: owner', () => {
     }
   });
 
-  it('is held to png or jpeg and 2 MB by the bucket', async () => {
+  it('is held to real png or jpeg files of at most 2 MB by the bucket', async () => {
     const { client, user } = await signedInClient('avatar-limits');
     const text = await avatars(client).upload(photoName(user.id), 'not an image', {
       contentType: 'text/plain',
     });
     expect(text.error).toMatchObject({ statusCode: '415' });
+    // The bytes must be the image they claim to be: a page or a script sent as png is refused.
+    for (const spoof of ['<svg onload="alert(1)"/>', '<html><script>alert(1)</script>']) {
+      const refused = await avatars(client).upload(photoName(user.id), Buffer.from(spoof), {
+        contentType: 'image/png',
+      });
+      expect(refused.error, spoof).toMatchObject({
+        statusCode: '415',
+        message: 'mime type image/png is not supported',
+      });
+    }
     const oversized = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024 + 1 - PNG.length)]);
     const large = await avatars(client).upload(photoName(user.id), oversized, {
       contentType: 'image/png',

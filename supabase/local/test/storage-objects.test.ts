@@ -20,12 +20,13 @@ let docs: string;
 let pictures: string;
 
 const md5 = (data: string | Buffer) => `"${createHash('md5').update(data).digest('hex')}"`;
-const png = (size: number) => Buffer.alloc(size, 7);
 /** A real 1×1 PNG. */
 const PNG_BYTES = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+/** `size` bytes that begin as a PNG does (the pictures bucket checks the signature). */
+const png = (size: number) => Buffer.concat([PNG_BYTES.subarray(0, 8), Buffer.alloc(size - 8, 7)]);
 
 beforeAll(async () => {
   fx = await StorageFixture.create(env);
@@ -355,6 +356,37 @@ describe('bucket limits', () => {
       size: eightMb.length,
       eTag: md5(eightMb),
     });
+  });
+
+  it('refuses bytes that are not the image type they claim, sent raw or as a form', async () => {
+    const page = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+    const raw = await alice.client.storage
+      .from(pictures)
+      .upload(`${alice.id}/spoof.png`, page, { contentType: 'image/png' });
+    expect(raw.error).toMatchObject({
+      status: 400,
+      statusCode: '415',
+      message: 'mime type image/png is not supported',
+    });
+    const form = await alice.client.storage
+      .from(pictures)
+      .upload(`${alice.id}/spoof.jpg`, new Blob([page], { type: 'image/jpeg' }));
+    expect(form.error).toMatchObject({
+      statusCode: '415',
+      message: 'mime type image/jpeg is not supported',
+    });
+    expect(await fx.objectRow(pictures, `${alice.id}/spoof.png`)).toBeUndefined();
+    expect(await fx.objectRow(pictures, `${alice.id}/spoof.jpg`)).toBeUndefined();
+
+    const real = await alice.client.storage
+      .from(pictures)
+      .upload(`${alice.id}/real.png`, new Blob([PNG_BYTES], { type: 'image/png' }));
+    expect(real.error).toBeNull();
+    // A bucket that takes any type keeps the label as given (and serves it with nosniff).
+    const labelled = await alice.client.storage
+      .from(docs)
+      .upload(`${alice.id}/label.png`, page, { contentType: 'image/png' });
+    expect(labelled.error).toBeNull();
   });
 
   it('refuses a MIME type the bucket does not allow', async () => {
