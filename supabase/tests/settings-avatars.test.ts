@@ -13,6 +13,11 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+/** A 1×1 JPEG (JFIF). */
+const JPEG = Buffer.from(
+  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+  'base64',
+);
 const photoName = (userId: string, extension = 'png') => `${userId}/${randomUUID()}.${extension}`;
 const avatars = (client: SupabaseClient) => client.storage.from('avatars');
 
@@ -86,12 +91,14 @@ describe('avatars bucket: owner', () => {
     });
     expect(large.error).toMatchObject({ statusCode: '413' });
     expect((await avatars(client).list(user.id)).data).toEqual([]);
-    // The refusals leave the client's connection fit for the next upload.
+    // The refusals leave the client's connection fit for the next upload; real photos pass.
     const path = photoName(user.id);
     expect((await uploadPng(client, path)).error).toBeNull();
-    expect((await avatars(client).list(user.id)).data?.map((o) => `${user.id}/${o.name}`)).toEqual([
-      path,
-    ]);
+    const jpegPath = photoName(user.id, 'jpg');
+    const jpeg = await avatars(client).upload(jpegPath, JPEG, { contentType: 'image/jpeg' });
+    expect(jpeg.error).toBeNull();
+    const listed = (await avatars(client).list(user.id)).data?.map((o) => `${user.id}/${o.name}`);
+    expect(listed?.sort()).toEqual([path, jpegPath].sort());
     const { data: bucket } = await serviceClient().storage.getBucket('avatars');
     expect(bucket).toMatchObject({
       public: true,
