@@ -20,8 +20,8 @@ export const CORS_HEADERS: Record<string, string> = {
 /**
  * How much of a request body a handler left unread (an upload refused for its size or type)
  * is still read and thrown away so that the kept-alive connection can carry the client's next
- * request. A larger rest is not waited for: the answer says `Connection: close` instead, as
- * nginx does for a body over client_max_body_size.
+ * request. A larger rest is not waited for: the answer says `Connection: close` instead, and
+ * the connection ends after it, as nginx and Storage end one whose body they refused to read.
  */
 export const UNREAD_BODY_LIMIT = 16 * 1024 * 1024;
 

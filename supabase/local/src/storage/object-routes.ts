@@ -2,6 +2,7 @@ import { json } from '../http.ts';
 import { asCaller, findBucketAsAdmin, type StorageContext } from './context.ts';
 import { actAs, transaction, type Tx } from './db.ts';
 import { storageErrors } from './errors.ts';
+import { listV2 } from './list-v2.ts';
 import { assertValidKey } from './names.ts';
 import {
   deleteObjects,
@@ -11,7 +12,6 @@ import {
   type ObjectRow,
 } from './object-rows.ts';
 import { renderAsset, renderHead, renderInfo } from './render.ts';
-import { listV2 } from './list-v2.ts';
 import { field, readJsonObject } from './request-body.ts';
 import type { Route, RouteInput } from './router.ts';
 import { copyObject, moveObject } from './transfers.ts';
