@@ -13,6 +13,11 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+/** A 1×1 JPEG (JFIF). */
+const JPEG = Buffer.from(
+  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+  'base64',
+);
 const photoName = (userId: string, extension = 'png') => `${userId}/${randomUUID()}.${extension}`;
 const avatars = (client: SupabaseClient) => client.storage.from('avatars');
 
@@ -64,15 +69,36 @@ describe('avatars bucket: owner', () => {
     }
   });
 
-  it('is held to png or jpeg and 2 MB by the bucket', async () => {
+  it('is held to real png or jpeg files of at most 2 MB by the bucket', async () => {
     const { client, user } = await signedInClient('avatar-limits');
     const text = await avatars(client).upload(photoName(user.id), 'not an image', {
       contentType: 'text/plain',
     });
     expect(text.error).toMatchObject({ statusCode: '415' });
+    // The bytes must be the image they claim to be: a page or a script sent as png is refused.
+    for (const spoof of ['<svg onload="alert(1)"/>', '<html><script>alert(1)</script>']) {
+      const refused = await avatars(client).upload(photoName(user.id), Buffer.from(spoof), {
+        contentType: 'image/png',
+      });
+      expect(refused.error, spoof).toMatchObject({
+        statusCode: '415',
+        message: 'mime type image/png is not supported',
+      });
+    }
+    const oversized = Buffer.concat([PNG, Buffer.alloc(2 * 1024 * 1024 + 1 - PNG.length)]);
+    const large = await avatars(client).upload(photoName(user.id), oversized, {
+      contentType: 'image/png',
+    });
+    expect(large.error).toMatchObject({ statusCode: '413' });
     expect((await avatars(client).list(user.id)).data).toEqual([]);
-    // The size limit is the bucket's (Storage's own suites cover how it refuses; an upload
-    // refused early leaves the test's pooled connection unusable).
+    // The refusals leave the client's connection fit for the next upload; real photos pass.
+    const path = photoName(user.id);
+    expect((await uploadPng(client, path)).error).toBeNull();
+    const jpegPath = photoName(user.id, 'jpg');
+    const jpeg = await avatars(client).upload(jpegPath, JPEG, { contentType: 'image/jpeg' });
+    expect(jpeg.error).toBeNull();
+    const listed = (await avatars(client).list(user.id)).data?.map((o) => `${user.id}/${o.name}`);
+    expect(listed?.sort()).toEqual([path, jpegPath].sort());
     const { data: bucket } = await serviceClient().storage.getBucket('avatars');
     expect(bucket).toMatchObject({
       public: true,

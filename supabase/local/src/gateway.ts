@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { StackConfig } from './config.ts';
-import { CORS_HEADERS, json, sendWebResponse, toWebRequest, type WebHandler } from './http.ts';
+import { CORS_HEADERS, json, serveWebRequest, type WebHandler } from './http.ts';
 
 /**
  * The one front door on :54321, standing in for Supabase's Kong: CORS, the apikey check, and a
@@ -104,19 +104,26 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
   const origin = `http://127.0.0.1:${config.gatewayPort}`;
   const validKeys = new Set([config.anonKey, config.serviceRoleKey]);
 
-  const serveWeb = async (
+  const serveWeb = (
     req: http.IncomingMessage,
     res: http.ServerResponse,
     handler: WebHandler,
     prefix: string,
-  ) => {
-    const request = toWebRequest(req, origin);
-    const url = new URL(request.url);
-    url.pathname = url.pathname.slice(prefix.length) || '/';
-    const response = await handler(new Request(url, request));
-    for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
-    await sendWebResponse(res, response);
-  };
+  ) =>
+    serveWebRequest(req, res, origin, async (request) => {
+      const url = new URL(request.url);
+      url.pathname = url.pathname.slice(prefix.length) || '/';
+      let response: Response;
+      try {
+        response = await handler(new Request(url, request));
+      } catch (error) {
+        // Answered here, not by the caller, so that the body the handler left is still settled.
+        console.error(error);
+        response = json({ message: 'Internal server error' }, 500);
+      }
+      for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+      return response;
+    });
 
   return http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', origin);

@@ -9,7 +9,7 @@ import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.
 import { startFunctions } from './functions.ts';
 import { setUpExtensions } from './extensions.ts';
 import { createGateway, listen } from './gateway.ts';
-import { sendWebResponse, toWebRequest } from './http.ts';
+import { serveWebRequest } from './http.ts';
 import { Mailbox } from './mail.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
 import { assertPortFree } from './ports.ts';
@@ -118,9 +118,7 @@ export async function startStack(
 
     const mailbox = new Mailbox();
     const mailServer = http.createServer((req, res) => {
-      void mailbox
-        .handler(toWebRequest(req, mailboxUrl(config)))
-        .then((response) => sendWebResponse(res, response));
+      void serveWebRequest(req, res, mailboxUrl(config), mailbox.handler);
     });
     await listen(mailServer, config.mailPort);
     stops.push(() => closeServer(mailServer));

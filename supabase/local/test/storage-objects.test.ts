@@ -20,7 +20,13 @@ let docs: string;
 let pictures: string;
 
 const md5 = (data: string | Buffer) => `"${createHash('md5').update(data).digest('hex')}"`;
-const png = (size: number) => Buffer.alloc(size, 7);
+/** A real 1×1 PNG. */
+const PNG_BYTES = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+/** `size` bytes that begin as a PNG does (the pictures bucket checks the signature). */
+const png = (size: number) => Buffer.concat([PNG_BYTES.subarray(0, 8), Buffer.alloc(size - 8, 7)]);
 
 beforeAll(async () => {
   fx = await StorageFixture.create(env);
@@ -105,6 +111,48 @@ describe('upload and download', () => {
       etag: md5(body),
       metadata: { source: 'test' },
     });
+  });
+
+  it("describes an upload without user metadata with Storage's empty metadata object", async () => {
+    const path = `${alice.id}/plain.txt`;
+    const bucket = alice.client.storage.from(docs);
+    expect((await bucket.upload(path, 'plain', { contentType: 'text/plain' })).error).toBeNull();
+    const info = await bucket.info(path);
+    expect(info.error).toBeNull();
+    expect(info.data).toMatchObject({ name: path, size: 5, metadata: {} });
+    expect((await fx.objectRow(docs, path))?.user_metadata).toEqual({});
+  });
+
+  it('serves bytes with nosniff on every read route, so a browser keeps to the stored type', async () => {
+    const page = `${alice.id}/page.html`;
+    const upload = await alice.client.storage
+      .from(docs)
+      .upload(page, '<script>alert(1)</script>', { contentType: 'text/html' });
+    expect(upload.error).toBeNull();
+    const auth = { authorization: `Bearer ${alice.token}` };
+    const picture = `${alice.id}/nosniff.png`;
+    const stored = await alice.client.storage
+      .from(pictures)
+      .upload(picture, PNG_BYTES, { contentType: 'image/png' });
+    expect(stored.error).toBeNull();
+
+    const reads: [string, RequestInit][] = [
+      [`object/${docs}/${page}`, { headers: auth }],
+      [`object/authenticated/${docs}/${page}`, { headers: auth }],
+      [`object/${docs}/${page}`, { headers: { ...auth, range: 'bytes=0-3' } }],
+      [`object/authenticated/${docs}/${page}`, { method: 'HEAD', headers: auth }],
+      [`object/public/${pictures}/${picture}`, {}],
+    ];
+    for (const [path, init] of reads) {
+      const response = await fetch(`${env.SUPABASE_URL}/storage/v1/${path}`, init);
+      expect(response.status, path).toBeLessThan(300);
+      expect(response.headers.get('x-content-type-options'), path).toBe('nosniff');
+      await response.arrayBuffer();
+    }
+    const html = await fetch(`${env.SUPABASE_URL}/storage/v1/object/${docs}/${page}`, {
+      headers: auth,
+    });
+    expect(html.headers.get('content-type')).toBe('text/plain');
   });
 
   it('serves a byte range', async () => {
@@ -278,6 +326,67 @@ describe('bucket limits', () => {
       .upload(name, new Blob([png(8 * 1024 * 1024)], { type: 'image/png' }));
     expect(form.error).toMatchObject({ statusCode: '413' });
     expect(await fx.objectRow(pictures, name)).toBeUndefined();
+  });
+
+  it('leaves the keep-alive connection usable after refusing uploads over the limit', async () => {
+    // supabase-js on Node sends every request over undici's kept-alive connections: the bytes
+    // of a refused upload must not be left on the socket for the next request to trip over.
+    const small = await fx.createBucket('one-mb', { fileSizeLimit: 1024 * 1024 });
+    const large = await fx.createBucket('large');
+    await fx.allowOwnerFolders(small);
+    await fx.allowOwnerFolders(large);
+    for (const size of [1.5e6, 2e6]) {
+      const refused = await alice.client.storage
+        .from(small)
+        .upload(`${alice.id}/${size}.bin`, Buffer.alloc(size, 1), {
+          contentType: 'application/octet-stream',
+        });
+      expect(refused.error, `${size} bytes`).toMatchObject({
+        status: 400,
+        statusCode: '413',
+        message: 'The object exceeded the maximum allowed size',
+      });
+    }
+    const eightMb = Buffer.alloc(8e6, 2);
+    const accepted = await alice.client.storage
+      .from(large)
+      .upload(`${alice.id}/big.bin`, eightMb, { contentType: 'application/octet-stream' });
+    expect(accepted.error).toBeNull();
+    expect((await fx.objectRow(large, `${alice.id}/big.bin`))?.metadata).toMatchObject({
+      size: eightMb.length,
+      eTag: md5(eightMb),
+    });
+  });
+
+  it('refuses bytes that are not the image type they claim, sent raw or as a form', async () => {
+    const page = Buffer.from('<html><script>alert(document.cookie)</script></html>');
+    const raw = await alice.client.storage
+      .from(pictures)
+      .upload(`${alice.id}/spoof.png`, page, { contentType: 'image/png' });
+    expect(raw.error).toMatchObject({
+      status: 400,
+      statusCode: '415',
+      message: 'mime type image/png is not supported',
+    });
+    const form = await alice.client.storage
+      .from(pictures)
+      .upload(`${alice.id}/spoof.jpg`, new Blob([page], { type: 'image/jpeg' }));
+    expect(form.error).toMatchObject({
+      statusCode: '415',
+      message: 'mime type image/jpeg is not supported',
+    });
+    expect(await fx.objectRow(pictures, `${alice.id}/spoof.png`)).toBeUndefined();
+    expect(await fx.objectRow(pictures, `${alice.id}/spoof.jpg`)).toBeUndefined();
+
+    const real = await alice.client.storage
+      .from(pictures)
+      .upload(`${alice.id}/real.png`, new Blob([PNG_BYTES], { type: 'image/png' }));
+    expect(real.error).toBeNull();
+    // A bucket that takes any type keeps the label as given (and serves it with nosniff).
+    const labelled = await alice.client.storage
+      .from(docs)
+      .upload(`${alice.id}/label.png`, page, { contentType: 'image/png' });
+    expect(labelled.error).toBeNull();
   });
 
   it('refuses a MIME type the bucket does not allow', async () => {

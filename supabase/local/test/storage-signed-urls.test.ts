@@ -51,6 +51,7 @@ describe('signed download URLs', () => {
     expect(fresh.status).toBe(200);
     expect(await fresh.text()).toBe('content of one.txt');
     expect(fresh.headers.get('expires')).toBe(new Date(exp * 1000).toUTCString());
+    expect(fresh.headers.get('x-content-type-options')).toBe('nosniff');
 
     await sleep(Math.max(0, exp * 1000 - Date.now()) + 100);
     const expired = await fetch(signedUrl);

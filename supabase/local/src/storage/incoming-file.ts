@@ -1,3 +1,4 @@
+import { requireSignature } from './content-check.ts';
 import { storageErrors } from './errors.ts';
 import { MultipartReader, multipartBoundary } from './multipart.ts';
 import { isEmptyFolderPlaceholder } from './names.ts';
@@ -93,7 +94,7 @@ export async function readIncomingFile(
           userMetadata: metadata === undefined ? undefined : parseJsonObject(metadata),
           // A form's length includes its envelope, so it says nothing exact about the file.
           declaredLength: undefined,
-          chunks: form.body(),
+          chunks: checkMime ? requireSignature(mimeType, form.body()) : form.body(),
           finish: () => form.drain(),
         };
       }
@@ -114,13 +115,13 @@ export async function readIncomingFile(
   if (declaredLength !== undefined && declaredLength > options.maxFileSize) {
     throw storageErrors.entityTooLarge();
   }
-  const body = request.body;
+  const chunks = request.body ? chunksOf(request.body) : noChunks();
   return {
     mimeType,
     cacheControl: request.headers.get('cache-control') ?? 'no-cache',
     userMetadata,
     declaredLength,
-    chunks: body ? chunksOf(body) : noChunks(),
+    chunks: checkMime ? requireSignature(mimeType, chunks) : chunks,
     finish: async () => {},
   };
 }

@@ -2,6 +2,7 @@ import { json } from '../http.ts';
 import { asCaller, findBucketAsAdmin, type StorageContext } from './context.ts';
 import { actAs, transaction, type Tx } from './db.ts';
 import { storageErrors } from './errors.ts';
+import { listV2 } from './list-v2.ts';
 import { assertValidKey } from './names.ts';
 import {
   deleteObjects,
@@ -19,7 +20,7 @@ import { storeUpload } from './uploads.ts';
 /** Storage caps bulk deletes at 1000 keys per request. */
 const MAX_OBJECTS_PER_REQUEST = 1000;
 
-const SORT_COLUMNS = ['name', 'updated_at', 'created_at', 'last_accessed_at'];
+const SORT_COLUMNS = ['name', 'updated_at', 'created_at', 'last_accessed_at'] as const;
 
 function bucketAndKey(input: RouteInput): { bucketId: string; key: string } {
   return { bucketId: input.params.bucket ?? '', key: input.params.key ?? '' };
@@ -108,22 +109,9 @@ async function list(context: StorageContext, input: RouteInput) {
   const limit = field.optionalInteger(body, 'limit', 1) ?? 100;
   const offset = field.optionalInteger(body, 'offset', 0) ?? 0;
   const search = field.optionalString(body, 'search') ?? '';
-  const sortBy = body.sortBy as { column?: unknown; order?: unknown } | undefined;
-  if (sortBy !== undefined && (typeof sortBy !== 'object' || sortBy === null)) {
-    throw storageErrors.invalidRequest('body/sortBy must be object');
-  }
+  const sortBy = field.optionalSortBy(body, SORT_COLUMNS, { columnRequired: false });
   const column = sortBy?.column ?? 'name';
   const order = sortBy?.order ?? 'asc';
-  if (typeof column !== 'string' || !SORT_COLUMNS.includes(column)) {
-    throw storageErrors.invalidRequest(
-      'body/sortBy/column must be equal to one of the allowed values',
-    );
-  }
-  if (order !== 'asc' && order !== 'desc') {
-    throw storageErrors.invalidRequest(
-      'body/sortBy/order must be equal to one of the allowed values',
-    );
-  }
   const entries = await asCaller(context, input.caller, input.scope, (tx) =>
     searchObjects(tx, bucketId, prefix, {
       limit,
@@ -152,6 +140,13 @@ export function objectRoutes(context: StorageContext): Route[] {
       operation: 'storage.object.list',
       access: 'jwt',
       handler: (input) => list(context, input),
+    },
+    {
+      method: 'POST',
+      pattern: '/object/list-v2/:bucket',
+      operation: 'storage.object.list_v2',
+      access: 'jwt',
+      handler: (input) => listV2(context, input),
     },
     {
       method: 'POST',

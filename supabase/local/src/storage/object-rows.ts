@@ -218,3 +218,95 @@ export async function searchObjects(
   );
   return rows;
 }
+
+/** The sort orders of a v2 listing (Storage's list-v2 takes no last_accessed_at). */
+export type ListV2Column = 'name' | 'updated_at' | 'created_at';
+
+export interface ListV2Options {
+  /** A plain string prefix of the key (not necessarily a folder), matched literally. */
+  prefix: string;
+  /** Group keys by `/` under the prefix into folders (S3's delimiter listing). */
+  delimited: boolean;
+  limit: number;
+  column: ListV2Column;
+  order: 'asc' | 'desc';
+  /** Entries strictly after this one in the listing's order (a cursor). */
+  after?: { sortKey: string; at: string | undefined };
+}
+
+export interface ListV2Row {
+  /** Where the entry sorts: the key of an object, the common prefix (with its `/`) of a folder. */
+  sort_key: string;
+  /** Delimited listings only: the entry's segment at the prefix's depth. */
+  key?: string;
+  /** The full key of an object; the common prefix of a folder, without its last `/`. */
+  name: string;
+  id: string | null;
+  updated_at: Date | null;
+  created_at: Date | null;
+  last_accessed_at: Date | null;
+  metadata: Record<string, unknown> | null;
+}
+
+/**
+ * Objects under a prefix, flat or grouped into folders, in keyset pages (Storage's list-v2 on
+ * storage.search_v2). Runs as whoever the transaction acts as, so RLS decides what is listed.
+ * Folders sort by their common prefix `a/b/`, where their first object would, and a folder's
+ * time is its oldest object's creation (Storage's own rule); with equal times, keys decide.
+ */
+export async function listObjectsV2(
+  tx: Tx,
+  bucketId: string,
+  options: ListV2Options,
+): Promise<ListV2Row[]> {
+  const values: unknown[] = [bucketId, options.prefix];
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const byName = options.column === 'name';
+  const direction = options.order === 'desc' ? 'desc' : 'asc';
+  // The column is one of three names (ListV2Column), never text from the request.
+  const time = `date_trunc('milliseconds', entries.${options.column})`;
+  let cursor = 'true';
+  if (options.after) {
+    const afterKey = param(options.after.sortKey);
+    const operator = direction === 'asc' ? '>' : '<';
+    cursor = byName
+      ? `entries.sort_key collate "C" ${operator} ${afterKey}`
+      : `(${time}, entries.sort_key collate "C") ${operator}
+         (coalesce(nullif(${param(options.after.at ?? '')}, '')::timestamptz, 'epoch'), ${afterKey})`;
+  }
+  const keyColumn = options.delimited
+    ? `split_part(entries.name, '/', ${param(options.prefix === '' ? 1 : options.prefix.split('/').length)}::int) as key,`
+    : '';
+  const folder = options.delimited ? `storage.get_common_prefix(o.name, $2, '/')` : 'null::text';
+  // Storage gives folders no times when listing by name, their oldest object's otherwise.
+  const folderTime = byName ? 'null::timestamptz' : 'min(matched.created_at)';
+  const order = byName
+    ? `entries.sort_key collate "C" ${direction}`
+    : `${time} ${direction}, entries.sort_key collate "C" ${direction}`;
+  const { rows } = await tx.query<ListV2Row>(
+    `with matched as (
+       select ${folder} as folder, o.name, o.id, o.updated_at, o.created_at,
+              o.last_accessed_at, o.metadata
+         from storage.objects o
+        where o.bucket_id = $1 and starts_with(o.name, $2)
+     ),
+     entries as (
+       select folder as sort_key, left(folder, -1) as name, null::uuid as id,
+              ${folderTime} as updated_at, ${folderTime} as created_at,
+              null::timestamptz as last_accessed_at, null::jsonb as metadata
+         from matched where folder is not null group by folder
+       union all
+       select name, name, id, updated_at, created_at, last_accessed_at, metadata
+         from matched where folder is null
+     )
+     select entries.sort_key, ${keyColumn}
+            entries.name, entries.id, entries.updated_at, entries.created_at,
+            entries.last_accessed_at, entries.metadata
+       from entries
+      where ${cursor}
+      order by ${order}
+      limit ${param(options.limit)}`,
+    values,
+  );
+  return rows;
+}

@@ -21,7 +21,10 @@ function safeContentType(mimetype: string | undefined): string | undefined {
 
 function baseHeaders(object: ObjectRow): Headers {
   const metadata = object.metadata ?? {};
-  const headers = new Headers();
+  // Uploaded bytes are served as the type their uploader claimed, never as what a browser
+  // guesses from them: "image/png" that holds a page must not be run as one. (An addition to
+  // Storage's headers, which do not include it.)
+  const headers = new Headers({ 'x-content-type-options': 'nosniff' });
   const contentType = safeContentType(metadata.mimetype);
   if (contentType) headers.set('content-type', contentType);
   if (metadata.eTag) headers.set('etag', metadata.eTag);

@@ -85,6 +85,33 @@ export const field = {
     if (value < minimum) throw storageErrors.invalidRequest(`body/${name} must be >= ${minimum}`);
     return value;
   },
+  /** A `{ column, order }` object: the column one of `columns`, the order asc or desc. */
+  optionalSortBy<Column extends string>(
+    body: Record<string, unknown>,
+    columns: readonly Column[],
+    options: { columnRequired: boolean },
+  ): { column?: Column; order?: 'asc' | 'desc' } | undefined {
+    const value = body.sortBy;
+    if (value === undefined) return undefined;
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw storageErrors.invalidRequest('body/sortBy must be object');
+    }
+    const { column, order } = value as { column?: unknown; order?: unknown };
+    if (column === undefined && options.columnRequired) {
+      throw storageErrors.invalidRequest("body/sortBy must have required property 'column'");
+    }
+    if (column !== undefined && !(columns as readonly unknown[]).includes(column)) {
+      throw storageErrors.invalidRequest(
+        'body/sortBy/column must be equal to one of the allowed values',
+      );
+    }
+    if (order !== undefined && order !== 'asc' && order !== 'desc') {
+      throw storageErrors.invalidRequest(
+        'body/sortBy/order must be equal to one of the allowed values',
+      );
+    }
+    return { column: column as Column | undefined, order };
+  },
   requiredStringArray(body: Record<string, unknown>, name: string): string[] {
     const value = body[name];
     if (value === undefined) {

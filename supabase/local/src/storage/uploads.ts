@@ -99,7 +99,8 @@ export async function storeUpload(
       await lockObjectKey(tx, request.bucketId, request.key);
       const previous = await findObject(tx, request.bucketId, request.key, { forUpdate: true });
       if (caller) await actAs(tx, caller, request.scope);
-      const row = await saveRow(tx, write(request, version, metadata, file.userMetadata));
+      // Storage records `{}` for an upload without user metadata (info() reads it back so).
+      const row = await saveRow(tx, write(request, version, metadata, { ...file.userMetadata }));
       await actAsAdmin(tx);
       await context.store.place(written, request.bucketId, request.key, version);
       placed = true;
