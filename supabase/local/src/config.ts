@@ -43,6 +43,11 @@ export interface StackConfig {
   functionsDir: string;
   /** Load supabase/seed.sql into a fresh database. */
   seed: boolean;
+  /**
+   * Addresses and CIDR ranges of proxies in front of the gateway whose X-Forwarded-For it
+   * believes (STACK_TRUSTED_PROXIES; none by default: the socket's peer is the client).
+   */
+  trustedProxies: string[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -78,6 +83,10 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
     watchFunctions: process.env.STACK_WATCH_FUNCTIONS !== 'false',
     functionsDir: path.resolve(REPO_ROOT, process.env.STACK_FUNCTIONS_DIR ?? 'supabase/functions'),
     seed: process.env.STACK_SEED !== 'false',
+    trustedProxies: (process.env.STACK_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
     ...overrides,
   };
 }

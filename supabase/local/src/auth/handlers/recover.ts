@@ -22,6 +22,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   const { settings, pool } = context;
 
   router.on('POST', '/recover', async ({ request }) => {
+    context.rateLimits.take('recover', request);
     const params = await readParams(request, {
       email: 'string',
       code_challenge: 'string',
@@ -44,6 +45,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   });
 
   router.on('POST', '/resend', async ({ request }) => {
+    context.rateLimits.take('resend', request);
     const params = await readParams(request, {
       type: 'string',
       email: 'string',
@@ -136,6 +138,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   }
 
   router.on('POST', '/otp', async ({ request }) => {
+    context.rateLimits.take('otp', request);
     const params = await readParams(request, {
       email: 'string',
       phone: 'string',
@@ -166,6 +169,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   });
 
   router.on('POST', '/magiclink', async ({ request }) => {
+    context.rateLimits.take('magiclink', request);
     const params = await readParams(request, {
       email: 'string',
       data: 'object',

@@ -101,8 +101,10 @@ export function signupRoutes(router: Router, context: AuthContext): void {
       if (!settings.anonymousSignInsEnabled) {
         throw unprocessable('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
       }
+      context.rateLimits.take('anonymous', request);
       return signUpAnonymously(request, data);
     }
+    context.rateLimits.take('signups', request);
     if (!params.password) {
       throw badRequest('validation_failed', 'Signup requires a valid password');
     }
