@@ -21,6 +21,7 @@ import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { NO_DOWNLOADS } from '../supabase/local/src/functions/deno.ts';
 import { freshDenoEnv } from '../supabase/local/src/functions/fresh-machine.ts';
 import { startStack, type RunningStack } from '../supabase/local/src/stack.ts';
+import { TEST_STACK_ENV } from '../supabase/local/src/test-stack-env.ts';
 import {
   countDenoTests,
   countPlaywrightTests,
@@ -128,6 +129,7 @@ async function main() {
     STACK_MAIL_PORT: process.env.TEST_STACK_MAIL_PORT ?? '25324',
     STACK_STATE_DIR: stackDir,
     STACK_WATCH_FUNCTIONS: 'false',
+    ...TEST_STACK_ENV,
     SHORTLANE_TEST_STACK_DIR: stackDir,
     // Beside a running `npm start` (5173/5174), and below the ephemeral port range.
     E2E_PORTAL_PORT: process.env.E2E_PORTAL_PORT ?? '25173',

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { loadConfig, REPO_ROOT, type StackConfig } from '../../supabase/local/src/config.ts';
 import { readStackEnv, type StackEnv } from '../../supabase/local/src/stack.ts';
+import { TEST_STACK_ENV } from '../../supabase/local/src/test-stack-env.ts';
 
 /**
  * Which local stack the e2e suite drives. `npm test` starts one for every suite and names its
@@ -36,6 +37,7 @@ export function ownStackConfig(): StackConfig {
   process.env.STACK_DB_PORT ??= '55322';
   process.env.STACK_MAIL_PORT ??= '55324';
   process.env.STACK_WATCH_FUNCTIONS = 'false';
+  for (const [name, value] of Object.entries(TEST_STACK_ENV)) process.env[name] ??= value;
   return loadConfig({
     stateDir: path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local/e2e-stack'),
     siteUrl: appUrls.portal,

@@ -129,6 +129,15 @@ describe('global status-code table (app-shell 8)', () => {
     expect(statusMessage(419)).toBe('Security check fails');
     expect(statusMessage(422)).toBe('Validation fails');
     expect(statusMessage(431)).toBe('Something went wrong.');
+    // The table has no 429: the abuse limits' own message arrives as the form's error.
+    expect(statusMessage(429)).toBe('Something went wrong.');
+    expect(
+      mapApiError(429, {
+        code: 'too_many_attempts',
+        message: 'Too Many Attempts.',
+        errors: { form: ['Too Many Attempts.'] },
+      }).fieldErrors,
+    ).toEqual({ form: 'Too Many Attempts.' });
     expect(statusMessage(500)).toBe('Something went wrong.');
     expect(statusMessage(503)).toBe('Something went wrong.');
   });

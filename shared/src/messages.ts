@@ -44,6 +44,11 @@ export const MESSAGES = {
   invitationRejected: 'The invitation has been rejected.',
   organizationRestored: 'The organization has been restored.',
   guestDomainLocked: 'This domain is not available to guest users.',
+  /**
+   * A client over an abuse limit (429). The spec gives no sentence; this is the wording of the
+   * Laravel throttle its other form messages come from.
+   */
+  tooManyAttempts: 'Too Many Attempts.',
   /** app-shell 8 names these ("copy to clipboard succeeded or failed") without a sentence. */
   copySucceeded: 'Copied to clipboard.',
   copyFailed: 'Could not copy to clipboard.',

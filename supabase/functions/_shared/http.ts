@@ -12,6 +12,9 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
+
+  /** Headers the answer carries besides the JSON ones (e.g. a 429's Retry-After). */
+  headers: Record<string, string> = {};
 }
 
 export interface ErrorBody {
@@ -31,7 +34,7 @@ export function errorResponse(error: unknown): Response {
   if (error instanceof HttpError) {
     const body: ErrorBody = { code: error.code, message: error.message };
     if (error.errors) body.errors = error.errors;
-    return json(body, error.status);
+    return json(body, error.status, error.headers);
   }
   // Anything else is a bug: log it for the operator, tell the caller nothing internal.
   console.error(error);

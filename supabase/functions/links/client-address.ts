@@ -6,7 +6,8 @@
  * trusted proxies (TRUSTED_PROXIES), and the first other entry is the client.
  *
  * With no trusted proxies this is the last entry: the address the gateway in front of the
- * function (Kong on Supabase, supabase/local's gateway locally) saw on its socket.
+ * function (Kong on Supabase) saw on its socket. supabase/local's gateway forwards only the client
+ * it decided on itself (its socket's peer, or what one of its STACK_TRUSTED_PROXIES forwarded).
  */
 import { type Cidr, canonicalIp, inCidr, parseCidr, parseIp } from '../_shared/ip-address.ts';
 

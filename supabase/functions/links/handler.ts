@@ -6,7 +6,7 @@
  *    staff blocked the caller's address (kiosk "ips");
  * 2. the body (request.ts): unknown fields, wrong types, the form's rules and the destination's
  *    text, per field (no I/O: hostile URLs stop here);
- * 3. for guests, CCPA and the bot check (guest.ts);
+ * 3. for guests, the per-address quota (guest-quota.ts), then CCPA and the bot check (guest.ts);
  * 4. our own and banned domains (one indexed query);
  * 5. the workspace and public.create_link in one transaction as the caller (guests: as the
  *    service role, which is why the bot check comes first), random aliases drawn and retried.
@@ -23,12 +23,15 @@ import { insertLink, type LinkDraft, resolvePlacement } from './create.ts';
 import { checkDomains, type DomainLookup, type IpBlockCheck } from './destination.ts';
 import { codedDatabaseError, fieldError, refusalFromDatabase } from './errors.ts';
 import { admitGuest, type GuestChecks } from './guest.ts';
+import { type GuestQuotaCheck, guestQuotaExceeded } from './guest-quota.ts';
 import { readLinkRequest } from './request.ts';
 import { createdItems } from './response.ts';
 import { matchCreateRoute, type Workspace } from './routes.ts';
 
 export interface LinksDependencies {
   guest: GuestChecks;
+  /** Counts a guest's attempt against the per-address quota (guest-quota.ts). */
+  guestQuota: GuestQuotaCheck;
   trustedProxies: TrustedProxies;
   lookupDomains: DomainLookup;
   isIpBlocked: IpBlockCheck;
@@ -87,8 +90,11 @@ export function createLinksHandler(
     checkBodyTeam(workspace, input.team);
 
     if (guest) {
+      const clientIp = clientAddress(request.headers, deps.trustedProxies);
+      const retryAfter = await deps.guestQuota(clientIp);
+      if (retryAfter > 0) throw guestQuotaExceeded(retryAfter);
       await admitGuest(deps.guest, {
-        clientIp: clientAddress(request.headers, deps.trustedProxies),
+        clientIp,
         antiRobotToken: input.antiRobotToken,
         ccpaAccepted: input.ccpaAccepted,
       });

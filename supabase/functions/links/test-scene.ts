@@ -11,6 +11,7 @@ import { sql } from '../_shared/sql.ts';
 import { type StackEnv, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { parseTrustedProxies } from './client-address.ts';
 import { isIpBlockedInDatabase, lookupDomainsInDatabase } from './destination.ts';
+import { guestQuotaInDatabase } from './guest-quota.ts';
 import { createLinksHandler, type LinksDependencies } from './handler.ts';
 
 export const env: StackEnv = useStackAsRuntimeEnv();
@@ -31,6 +32,8 @@ export function stackDependencies(overrides: Partial<LinksDependencies> = {}): L
       whitelist: BotCheckWhitelist.parse('192.0.2.0/24'),
       countryOf,
     },
+    // Out of reach, as on the test stack: guest-quota tests pass a quota of their own.
+    guestQuota: guestQuotaInDatabase({ limit: 1_000_000, windowSeconds: 3600 }),
     trustedProxies: parseTrustedProxies('127.0.0.0/8,::1'),
     lookupDomains: lookupDomainsInDatabase,
     isIpBlocked: isIpBlockedInDatabase,

@@ -46,6 +46,11 @@ export interface StackConfig {
   seed: boolean;
   /** Hosts besides loopback that pg_net's stand-in may send to (net/hosts.ts). */
   netAllowedHosts: string[];
+  /**
+   * Addresses and CIDR ranges of proxies in front of the gateway whose X-Forwarded-For it
+   * believes (STACK_TRUSTED_PROXIES; none by default: the socket's peer is the client).
+   */
+  trustedProxies: string[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -82,6 +87,11 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
     functionsDir: path.resolve(REPO_ROOT, process.env.STACK_FUNCTIONS_DIR ?? 'supabase/functions'),
     seed: process.env.STACK_SEED !== 'false',
     netAllowedHosts: parseAllowedHosts(process.env.STACK_NET_ALLOWED_HOSTS),
+
+    trustedProxies: (process.env.STACK_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
     ...overrides,
   };
 }

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { clientAddress, parseTrustedProxies, type TrustedProxies } from './client-address.ts';
 import type { StackConfig } from './config.ts';
 import { CORS_HEADERS, json, serveWebRequest, type WebHandler } from './http.ts';
 
@@ -51,31 +52,36 @@ function withCors(rawHeaders: string[]): string[] {
   return headers;
 }
 
-/** The client's headers for PostgREST: apikey removed, and the key as bearer when none came. */
-function restHeaders(rawHeaders: string[], apiKey: string | undefined): string[] {
+/**
+ * Every service behind the gateway learns the client from X-Forwarded-For and X-Real-IP, which
+ * the gateway sets to the one address it trusts (client-address.ts): whatever the caller wrote
+ * there is replaced, so Auth, Storage, PostgREST and the functions can believe them.
+ */
+const CLIENT_HEADERS = new Set(['x-forwarded-for', 'x-real-ip']);
+
+/**
+ * The client's headers for PostgREST: apikey removed, the key as bearer when none came, and the
+ * client's address.
+ */
+function restHeaders(rawHeaders: string[], apiKey: string | undefined, client: string): string[] {
   const headers: string[] = [];
   let authorized = false;
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase();
     const value = rawHeaders[i + 1]!;
     if (name === 'apikey' || (name === 'authorization' && !value)) continue;
+    if (CLIENT_HEADERS.has(name)) continue;
     if (name === 'authorization') authorized = true;
     headers.push(rawHeaders[i]!, value);
   }
   if (!authorized && apiKey) headers.push('authorization', `Bearer ${apiKey}`);
+  headers.push('x-forwarded-for', client, 'x-real-ip', client);
   return headers;
 }
 
-/**
- * The client's headers with the socket's address appended to X-Forwarded-For, as Kong does
- * (`$proxy_add_x_forwarded_for`): functions find the client there (IPv4 in dotted form, as
- * nginx's $remote_addr has it, not as the dual-stack socket's ::ffff:a.b.c.d).
- */
-function forwarded(req: http.IncomingMessage): http.IncomingHttpHeaders {
-  const remote = (req.socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
-  const previous = req.headers['x-forwarded-for'];
-  const chain = [previous, remote].filter(Boolean).join(', ');
-  return chain ? { ...req.headers, 'x-forwarded-for': chain } : req.headers;
+/** The client's headers for a function, naming the client as the gateway decided it. */
+function forwarded(req: http.IncomingMessage, client: string): http.IncomingHttpHeaders {
+  return { ...req.headers, 'x-forwarded-for': client, 'x-real-ip': client };
 }
 
 function proxy(
@@ -103,6 +109,9 @@ function proxy(
 export function createGateway(config: StackConfig, services: GatewayServices): http.Server {
   const origin = `http://127.0.0.1:${config.gatewayPort}`;
   const validKeys = new Set([config.anonKey, config.serviceRoleKey]);
+  const trusted: TrustedProxies = parseTrustedProxies(config.trustedProxies.join(','));
+  const clientOf = (req: http.IncomingMessage) =>
+    clientAddress(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for'], trusted);
 
   const serveWeb = (
     req: http.IncomingMessage,
@@ -113,9 +122,13 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     serveWebRequest(req, res, origin, async (request) => {
       const url = new URL(request.url);
       url.pathname = url.pathname.slice(prefix.length) || '/';
+      const forwarded = new Request(url, request);
+      const client = clientOf(req);
+      forwarded.headers.set('x-forwarded-for', client);
+      forwarded.headers.set('x-real-ip', client);
       let response: Response;
       try {
-        response = await handler(new Request(url, request));
+        response = await handler(forwarded);
       } catch (error) {
         // Answered here, not by the caller, so that the body the handler left is still settled.
         console.error(error);
@@ -129,7 +142,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     const url = new URL(req.url ?? '/', origin);
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     if (services.isShortDomain?.(host) && services.functionsPort) {
-      proxy(req, res, services.functionsPort, `/r${url.pathname}${url.search}`, forwarded(req));
+      const headers = forwarded(req, clientOf(req));
+      proxy(req, res, services.functionsPort, `/r${url.pathname}${url.search}`, headers);
       return;
     }
     if (req.method === 'OPTIONS') {
@@ -156,7 +170,7 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     };
 
     if (area === 'rest' && version === 'v1') {
-      const headers = restHeaders(req.rawHeaders, apiKey);
+      const headers = restHeaders(req.rawHeaders, apiKey, clientOf(req));
       return proxy(req, res, config.postgrestPort, `${rest}${url.search}`, headers);
     }
     if (area === 'auth' && version === 'v1')
@@ -168,7 +182,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     if (area === 'functions' && version === 'v1') {
       if (!services.functionsPort)
         return reply(res, 503, { message: 'Edge functions are not running' });
-      return proxy(req, res, services.functionsPort, `${rest}${url.search}`, forwarded(req));
+      const headers = forwarded(req, clientOf(req));
+      return proxy(req, res, services.functionsPort, `${rest}${url.search}`, headers);
     }
     if (url.pathname === '/' || url.pathname === '/health')
       return reply(res, 200, { status: 'ok', name: 'shortlane-local-stack' });

@@ -23,6 +23,10 @@ export const CLIENT_OPTIONS: SupabaseClientOptions<'public'> = {
 export const anonClient = (): SupabaseClient =>
   createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, CLIENT_OPTIONS);
 
+/** An anon client of another gateway (a test's own auth service), sending `headers` too. */
+export const anonClientAt = (url: string, headers: Record<string, string> = {}): SupabaseClient =>
+  createClient(url, env.SUPABASE_ANON_KEY, { ...CLIENT_OPTIONS, global: { headers } });
+
 /** A client running the PKCE flow, as server-rendered apps configure supabase-js. */
 export const pkceClient = (): SupabaseClient =>
   createClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {

@@ -91,6 +91,8 @@ beforeAll(async () => {
     gatewayPort: await freePort(),
     functionsPort: await freePort(),
     watchFunctions: true,
+    // No proxy in front: the caller's own X-Forwarded-For must not get through.
+    trustedProxies: [],
   });
   functions = await startFunctions(config, (line) => logLines.push(line));
   gateway = createGateway(config, {
@@ -148,8 +150,9 @@ describe('functions runtime', () => {
     expect(echo.headers).toMatchObject({
       authorization: 'Bearer not-checked-here',
       apikey: 'caller-apikey',
-      // The gateway appends the address it was called from, as Kong does.
-      'x-forwarded-for': '203.0.113.7, 127.0.0.1',
+      // The gateway names the client it saw on its socket; the caller's own claim is dropped.
+      'x-forwarded-for': '127.0.0.1',
+      'x-real-ip': '127.0.0.1',
       'content-type': 'text/plain',
     });
   });

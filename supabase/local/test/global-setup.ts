@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../src/config.ts';
 import { readStackEnv, startStack, type StackEnv } from '../src/stack.ts';
+import { TEST_STACK_ENV } from '../src/test-stack-env.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,6 +28,7 @@ export default async function setup(project: TestProject) {
   process.env.STACK_DB_PORT ??= '26322';
   process.env.STACK_MAIL_PORT ??= '26324';
   process.env.STACK_WATCH_FUNCTIONS = 'false';
+  for (const [name, value] of Object.entries(TEST_STACK_ENV)) process.env[name] ??= value;
   const config = loadConfig({
     stateDir: path.resolve(process.env.STACK_STATE_DIR ?? '.local/test-stack'),
   });

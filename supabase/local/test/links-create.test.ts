@@ -1,3 +1,4 @@
+import http from 'node:http';
 import {
   createClient,
   FunctionsHttpError,
@@ -112,6 +113,41 @@ async function create(
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: response.status, body: await response.json() };
+}
+
+/**
+ * A guest's create sent from `localAddress` with the X-Forwarded-For it writes itself: fetch
+ * cannot choose the socket's address, so this speaks node:http.
+ */
+function createFrom(localAddress: string, body: unknown, forwardedFor: string): Promise<Answer> {
+  const url = new URL(`${FUNCTION_URL}/url/create`);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        headers: {
+          apikey: env.SUPABASE_ANON_KEY,
+          authorization: guest.authorization,
+          'content-type': 'application/json',
+          'x-forwarded-for': forwardedFor,
+        },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as unknown }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
 }
 
 const own = (body: unknown, caller: Caller, forwardedFor?: string) =>
@@ -265,6 +301,18 @@ describe('links: guests', () => {
         WHITELISTED_ADDRESS,
       ),
     );
+  });
+
+  it('do not skip it by claiming a whitelisted address: only a trusted proxy names the client', async () => {
+    // The test stack trusts its proxy on 127.0.0.1 (test-stack-env.ts); 127.0.0.2 is any caller.
+    const body = { url: 'https://example.com/forged', domain: domain.guests.domain };
+    expectRefusal(
+      await createFrom('127.0.0.2', body, WHITELISTED_ADDRESS),
+      422,
+      'anti_robot_token',
+      MESSAGES.antiRobotFailed,
+    );
+    expectCreated(await createFrom('127.0.0.1', body, WHITELISTED_ADDRESS));
   });
 
   it('from the US must accept the CCPA notice; the refused attempt leaves the token usable', async () => {

@@ -82,6 +82,11 @@ function assertSendable(settings: AuthSettings, sentAt: Date | null): void {
   }
 }
 
+/** The project's hourly e-mail limit (rate-limits.ts), counted once per mail request. */
+function countEmail(context: AuthContext): void {
+  context.rateLimits.takeEmail(context.settings.mailerAutoconfirm);
+}
+
 async function issue(
   db: Db,
   settings: AuthSettings,
@@ -212,6 +217,7 @@ export async function sendConfirmation(
   { redirectTo, flow }: MailRequest,
 ): Promise<void> {
   assertSendable(context.settings, user.confirmation_sent_at);
+  countEmail(context);
   const token = await issueConfirmationToken(db, context.settings, user, flow);
   await deliver(context, 'confirmation', emailOf(user), token, { type: 'signup', redirectTo });
 }
@@ -222,6 +228,7 @@ export async function sendInvite(
   user: UserRow,
   redirectTo: string,
 ): Promise<void> {
+  countEmail(context);
   const token = await issueInviteToken(db, context.settings, user);
   await deliver(context, 'invite', emailOf(user), token, { type: 'invite', redirectTo });
 }
@@ -233,6 +240,7 @@ export async function sendRecovery(
   { redirectTo, flow }: MailRequest,
 ): Promise<void> {
   assertSendable(context.settings, user.recovery_sent_at);
+  countEmail(context);
   const token = await issueRecoveryToken(db, context.settings, user, flow);
   await deliver(context, 'recovery', emailOf(user), token, { type: 'recovery', redirectTo });
 }
@@ -245,6 +253,7 @@ export async function sendMagicLink(
   { redirectTo, flow }: MailRequest,
 ): Promise<void> {
   assertSendable(context.settings, user.recovery_sent_at);
+  countEmail(context);
   const token = await issueRecoveryToken(db, context.settings, user, flow);
   await deliver(context, 'magic_link', emailOf(user), token, { type: 'magiclink', redirectTo });
 }
@@ -257,6 +266,7 @@ export async function sendEmailChange(
   { redirectTo, flow }: MailRequest,
 ): Promise<void> {
   assertSendable(context.settings, user.email_change_sent_at);
+  countEmail(context);
   const tokens = await issueEmailChangeTokens(db, context.settings, user, newEmail, flow);
   const link = { type: 'email_change' as const, redirectTo };
   await deliver(context, 'email_change', newEmail, tokens.newAddress, link, newEmail);
@@ -271,6 +281,7 @@ export async function sendReauthentication(
   user: UserRow,
 ): Promise<void> {
   assertSendable(context.settings, user.reauthentication_sent_at);
+  countEmail(context);
   const token = await issue(db, context.settings, user, REAUTHENTICATION, 'implicit');
   await context.mailer.send(
     renderAuthMail('reauthentication', { to: emailOf(user), otp: token.otp }),

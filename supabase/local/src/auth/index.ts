@@ -15,6 +15,11 @@ import { signupRoutes } from './handlers/signup.ts';
 import { tokenRoutes } from './handlers/token.ts';
 import { userRoutes } from './handlers/user.ts';
 import { verifyRoutes } from './handlers/verify.ts';
+import {
+  AuthRateLimits,
+  loadRateLimitSettings,
+  type AuthRateLimitSettings,
+} from './rate-limits.ts';
 import { Router } from './router.ts';
 import { loadAuthSettings, type AuthSettings } from './settings.ts';
 
@@ -27,6 +32,8 @@ export interface AuthDependencies {
   mailer: Mailer;
   /** Replaces settings read from supabase/config.toml (tools and tests). */
   settings?: Partial<AuthSettings>;
+  /** Replaces rate limits read from supabase/config.toml and STACK_AUTH_RATE_LIMIT_* (tests). */
+  rateLimits?: Partial<AuthRateLimitSettings>;
 }
 
 /** GoTrue-compatible HTTP API; requests arrive with the /auth/v1 prefix removed. */
@@ -35,6 +42,7 @@ export function createAuthService(deps: AuthDependencies): WebHandler {
     settings: loadAuthSettings(deps.config, deps.settings),
     pool: deps.pool,
     mailer: deps.mailer,
+    rateLimits: new AuthRateLimits(loadRateLimitSettings(deps.rateLimits)),
   };
   const router = new Router();
   for (const register of [

@@ -48,7 +48,7 @@ export interface AuthSettings {
   };
 }
 
-type Table = Record<string, unknown>;
+export type Table = Record<string, unknown>;
 
 const LOWER = 'abcdefghijklmnopqrstuvwxyz';
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -63,7 +63,7 @@ const PASSWORD_REQUIREMENTS: Record<string, string[]> = {
   lower_upper_letters_digits_symbols: [LOWER, UPPER, DIGITS, SYMBOLS],
 };
 
-function table(parent: Table, key: string, where: string): Table {
+export function table(parent: Table, key: string, where: string): Table {
   const value = parent[key];
   if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value))
@@ -71,7 +71,7 @@ function table(parent: Table, key: string, where: string): Table {
   return value as Table;
 }
 
-function reader(section: Table, where: string) {
+export function reader(section: Table, where: string) {
   const fail = (key: string, expected: string): never => {
     throw new StackError(`supabase/config.toml: [${where}] ${key} must be ${expected}`);
   };

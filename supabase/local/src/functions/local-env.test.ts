@@ -51,10 +51,10 @@ describe('localFunctionEnv', () => {
   it("passes on the stack environment's own value, never replacing it", () => {
     const env = localFunctionEnv(dotEnv(''), LOCAL_FUNCTION_DEFAULTS, {
       BOT_CHECK_WHITELIST: '',
-      TRUSTED_PROXIES: '10.0.0.0/8',
+      GUEST_LINK_RATE_LIMIT: '1000/1h',
     });
     expect(env.BOT_CHECK_WHITELIST).toBe('');
-    expect(env.TRUSTED_PROXIES).toBe('10.0.0.0/8');
+    expect(env.GUEST_LINK_RATE_LIMIT).toBe('1000/1h');
     expect(env.BOT_CHECK_PROVIDER).toBe('sandbox');
   });
 });

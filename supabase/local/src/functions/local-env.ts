@@ -14,11 +14,12 @@ export const LOCAL_FUNCTION_DEFAULTS: Readonly<Record<string, string>> = {
   HCAPTCHA_SECRET: SANDBOX_SECRET,
   // Salts the click IP hashes; a fixed local value keeps hashes comparable across restarts.
   CLICK_IP_SALT: 'shortlane-local-click-ip-salt',
-  // The gateway and its callers share loopback: trusting it lets tests and developers present a
-  // client address with X-Forwarded-For (a country, a whitelisted guest).
-  TRUSTED_PROXIES: '127.0.0.0/8,::1',
+  // No TRUSTED_PROXIES: the gateway decides who the client is (STACK_TRUSTED_PROXIES) and
+  // forwards only that address, so the last hop is the client.
   // TEST-NET-1 (RFC 5737) is never a real client: a guest forwarded from there skips the widget.
   BOT_CHECK_WHITELIST: '192.0.2.0/24',
+  // Guest link creations per client address and window (links/guest-quota.ts).
+  GUEST_LINK_RATE_LIMIT: '10/1h',
 };
 
 /**

@@ -1,4 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
+import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { json, TestBackend } from '../../../test/backend.ts';
 import { renderApp, render } from '../../../test/render.tsx';
@@ -138,6 +139,31 @@ describe('CreateLinkForm for a guest', () => {
     await user.click(ccpa);
     await user.click(within(form).getByLabelText('I am human'));
     await waitFor(() => expect(submit).toBeEnabled());
+  });
+
+  it('says so on the form when the address has created too many links', async () => {
+    const backend = new TestBackend()
+      .on('POST', '/sandbox/hcaptcha/token', () => json({ success: true, response: 'P1_token' }))
+      .on('POST', CREATE_PATH, () =>
+        json(
+          {
+            code: 'too_many_attempts',
+            message: MESSAGES.tooManyAttempts,
+            errors: { form: [MESSAGES.tooManyAttempts] },
+          },
+          { status: 429, headers: { 'retry-after': '3599' } },
+        ),
+      );
+    const { user } = renderForm({}, backend);
+    const form = await formRegion();
+    await user.type(within(form).getByLabelText(/Long URL/), 'https://example.com/x');
+    await user.click(within(form).getByLabelText('I am human'));
+    const submit = within(form).getByRole('button', { name: 'Shorten URL' });
+    await waitFor(() => expect(submit).toBeEnabled());
+    await user.click(submit);
+
+    expect(await within(form).findByText(MESSAGES.tooManyAttempts)).toBeInTheDocument();
+    expect(readGuestHistory()).toEqual([]);
   });
 });
 

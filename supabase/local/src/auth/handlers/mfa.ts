@@ -146,6 +146,7 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
   router.on('POST', '/factors/:factorId/challenge', async ({ request, params }) => {
     const { user } = await authenticateForMfa(request);
     const factor = ownedFactor(user, params.factorId!);
+    context.rateLimits.take('factor_challenge', request);
     requireTotp(factor);
     const client = clientInfo(request);
     const challenge = await transaction(pool, async (tx) => {
@@ -175,6 +176,7 @@ export function mfaRoutes(router: Router, context: AuthContext): void {
   router.on('POST', '/factors/:factorId/verify', async ({ request, params }) => {
     const { user, session } = await authenticateForMfa(request);
     const factor = ownedFactor(user, params.factorId!);
+    context.rateLimits.take('factor_verify', request);
     const body = await readParams(request, { challenge_id: 'string', code: 'string' });
     const challengeId = body.challenge_id ?? '';
     if (!isUuid(challengeId)) {

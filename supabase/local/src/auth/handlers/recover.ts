@@ -22,6 +22,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   const { settings, pool } = context;
 
   router.on('POST', '/recover', async ({ request }) => {
+    context.rateLimits.take('recover', request);
     // GoTrue's requireEmailProvider middleware, before the body is read.
     if (!settings.emailSignupEnabled) {
       throw badRequest('email_provider_disabled', 'Email logins are disabled');
@@ -48,6 +49,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   });
 
   router.on('POST', '/resend', async ({ request }) => {
+    context.rateLimits.take('resend', request);
     const params = await readParams(request, {
       type: 'string',
       email: 'string',
@@ -141,6 +143,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   }
 
   router.on('POST', '/otp', async ({ request }) => {
+    context.rateLimits.take('otp', request);
     const params = await readParams(request, {
       email: 'string',
       phone: 'string',
@@ -171,6 +174,7 @@ export function recoverRoutes(router: Router, context: AuthContext): void {
   });
 
   router.on('POST', '/magiclink', async ({ request }) => {
+    context.rateLimits.take('magiclink', request);
     const params = await readParams(request, {
       email: 'string',
       data: 'object',

@@ -101,9 +101,11 @@ export function signupRoutes(router: Router, context: AuthContext): void {
         throw unprocessable('anonymous_provider_disabled', 'Anonymous sign-ins are disabled');
       }
       refuseWhenSignupsDisabled(settings);
+      context.rateLimits.take('anonymous', request);
       return signUpAnonymously(request, data);
     }
     refuseWhenSignupsDisabled(settings);
+    context.rateLimits.take('signups', request);
     if (!params.password) {
       throw badRequest('validation_failed', 'Signup requires a valid password');
     }

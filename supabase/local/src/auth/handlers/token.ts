@@ -115,16 +115,16 @@ export function tokenRoutes(router: Router, context: AuthContext): void {
     return json(body);
   }
 
+  const GRANTS: Record<string, (request: Request) => Promise<Response>> = {
+    password: passwordGrant,
+    refresh_token: refreshGrant,
+    pkce: pkceGrant,
+  };
+
   router.on('POST', '/token', async ({ request, url }) => {
-    switch (url.searchParams.get('grant_type')) {
-      case 'password':
-        return passwordGrant(request);
-      case 'refresh_token':
-        return refreshGrant(request);
-      case 'pkce':
-        return pkceGrant(request);
-      default:
-        throw badRequest('invalid_credentials', 'unsupported_grant_type');
-    }
+    const grant = GRANTS[url.searchParams.get('grant_type') ?? ''];
+    if (!grant) throw badRequest('invalid_credentials', 'unsupported_grant_type');
+    context.rateLimits.take('token', request);
+    return grant(request);
   });
 }

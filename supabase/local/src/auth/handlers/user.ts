@@ -80,6 +80,7 @@ export function userRoutes(router: Router, context: AuthContext): void {
 
   router.on('PUT', '/user', async ({ request }) => {
     const { user, session, claims }: Authenticated = await requireAuthentication(context, request);
+    context.rateLimits.take('user', request);
     const params = await readParams(request, USER_UPDATE_PARAMS);
     const email = params.email ? validateEmail(params.email) : '';
     const phone = params.phone ? validatePhone(params.phone) : '';

@@ -147,6 +147,7 @@ export function verifyRoutes(router: Router, context: AuthContext): void {
   }
 
   router.on('GET', '/verify', async ({ request, url }) => {
+    context.rateLimits.take('verify', request);
     const token = url.searchParams.get('token') ?? '';
     const type = url.searchParams.get('type') ?? '';
     const redirectTo = referrerOf(request, settings);
@@ -197,6 +198,7 @@ export function verifyRoutes(router: Router, context: AuthContext): void {
   });
 
   router.on('POST', '/verify', async ({ request }) => {
+    context.rateLimits.take('verify', request);
     const params = await readParams(request, {
       type: 'string',
       token: 'string',

@@ -1,0 +1,14 @@
+/**
+ * What a stack started for tests sets beyond its ports (scripts/test.ts, test/global-setup.ts).
+ * The suites sign in and send mail hundreds of times from loopback within minutes, so Auth's
+ * and the guest links' abuse limits are raised out of reach; their real numbers are tested by
+ * dedicated tests with limits of their own (test/auth-rate-limits.test.ts, links' handler tests).
+ * Tests present clients elsewhere (a country, the bot-check whitelist) as a proxy on loopback
+ * would, so loopback is a trusted proxy here; a caller from any other address cannot do that.
+ */
+export const TEST_STACK_ENV: Readonly<Record<string, string>> = {
+  STACK_AUTH_RATE_LIMIT_BURST: '1000000',
+  STACK_AUTH_RATE_LIMIT_EMAIL_SENT: '1000000',
+  GUEST_LINK_RATE_LIMIT: '1000000/1h',
+  STACK_TRUSTED_PROXIES: '127.0.0.1',
+};
