@@ -43,6 +43,11 @@ export interface StackConfig {
   functionsDir: string;
   /** Load supabase/seed.sql into a fresh database. */
   seed: boolean;
+  /**
+   * How long a stop waits for the requests in flight and for the functions to write what they
+   * hold (the `r` function's buffered clicks) before it cuts and kills what is left.
+   */
+  stopTimeoutMs: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -54,6 +59,19 @@ function intFromEnv(name: string, fallback: number): number {
   }
   return value;
 }
+
+function millisecondsFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a whole number of milliseconds, got "${raw}"`);
+  }
+  return value;
+}
+
+/** The default of STACK_STOP_TIMEOUT_MS. */
+export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 
 export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
   const stateDir = path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local');
@@ -78,6 +96,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
     watchFunctions: process.env.STACK_WATCH_FUNCTIONS !== 'false',
     functionsDir: path.resolve(REPO_ROOT, process.env.STACK_FUNCTIONS_DIR ?? 'supabase/functions'),
     seed: process.env.STACK_SEED !== 'false',
+    stopTimeoutMs: millisecondsFromEnv('STACK_STOP_TIMEOUT_MS', DEFAULT_STOP_TIMEOUT_MS),
     ...overrides,
   };
 }
