@@ -71,7 +71,7 @@ function millisecondsFromEnv(name: string, fallback: number): number {
 }
 
 /** The default of STACK_STOP_TIMEOUT_MS. */
-export const DEFAULT_STOP_TIMEOUT_MS = 10_000;
+const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 
 export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
   const stateDir = path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local');

@@ -17,7 +17,7 @@ export interface ManagedOptions {
   output?: (line: string) => void;
 }
 
-export const DEFAULT_KILL_AFTER_MS = 5_000;
+const DEFAULT_KILL_AFTER_MS = 5_000;
 
 const SETPRIV = '/usr/bin/setpriv';
 
