@@ -1,7 +1,8 @@
 /**
  * `npm start`: the local stack (with seed data on first run), the portal and the kiosk dev
- * servers, then every URL and the demo logins. Ctrl-C stops everything. A stack already
- * started with `npm run stack:up --detach` is reused rather than started twice.
+ * servers, then every URL and the demo logins. Ctrl-C stops everything, the stack in dependency
+ * order (see startStack), so no click is lost. A stack already started with
+ * `npm run stack:up --detach` is reused rather than started twice (and left running).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -94,7 +95,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     for (const server of servers) server.kill('SIGTERM');
-    await stopStack?.();
+    if (stopStack) {
+      console.log(
+        `Stopping the stack: requests in flight and the functions' last writes get up to ${config.stopTimeoutMs / 1000} s.`,
+      );
+      await stopStack();
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void stop());

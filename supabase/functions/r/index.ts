@@ -8,7 +8,8 @@ import { sql } from '../_shared/sql.ts';
 import { optionsFromEnv, startRedirector } from './app.ts';
 
 const redirector = await startRedirector({ sql: sql(), ...optionsFromEnv() });
-// The local runtime sends SIGKILL 5 s after SIGTERM: the last writes get 4 s.
+// The last writes get 4 s: within the local stack's stop timeout (STACK_STOP_TIMEOUT_MS, 10 s by
+// default, after which it sends SIGKILL) and edge-runtime's graceful exit timeout (15 s).
 flushOnShutdown(redirector.buffer, { deadlineMs: 4_000 });
 
 Deno.serve(redirector.handler);

@@ -8,7 +8,10 @@ import { dataDirectory } from './postgres.ts';
 import { postgrestPidFile } from './postgrest.ts';
 import { readStackEnv, startStack, stackEnvFile } from './stack.ts';
 
+/** The stack's pid, and on a second line its stop timeout (ms), which `down` waits for. */
 const pidFile = (config: StackConfig) => path.join(config.stateDir, 'stack.pid');
+// Beyond the graceful part, what `down` allows for PostgREST and Postgres to stop.
+const FINAL_STOP_MS = 20_000;
 const logFile = (config: StackConfig) => path.join(config.stateDir, 'stack.log');
 
 function isAlive(pid: number): boolean {
@@ -20,10 +23,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
-function readPid(file: string): number | undefined {
-  const raw = fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8').split('\n')[0]) : NaN;
+function readPidFileLine(file: string, line: number): number | undefined {
+  const raw = fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8').split('\n')[line]) : NaN;
   return Number.isInteger(raw) && raw > 0 ? raw : undefined;
 }
+
+const readPid = (file: string) => readPidFileLine(file, 0);
 
 function runningPid(config: StackConfig): number | undefined {
   const pid = readPid(pidFile(config));
@@ -91,7 +96,7 @@ async function up(config: StackConfig, detach: boolean) {
   const started = Date.now();
   const log = (line: string) => console.log(line);
   const stack = await startStack(config, log);
-  fs.writeFileSync(pidFile(config), String(process.pid));
+  fs.writeFileSync(pidFile(config), `${process.pid}\n${config.stopTimeoutMs}\n`);
   const { applied, bootstrapped, seeded } = stack.migrations;
   console.log(
     `Ready in ${((Date.now() - started) / 1000).toFixed(1)} s` +
@@ -104,6 +109,9 @@ async function up(config: StackConfig, detach: boolean) {
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
+    console.log(
+      `Stopping: requests in flight and the functions' last writes get up to ${config.stopTimeoutMs / 1000} s.`,
+    );
     await stack.stop();
     fs.rmSync(pidFile(config), { force: true });
     process.exit(0);
@@ -116,9 +124,13 @@ async function up(config: StackConfig, detach: boolean) {
 async function down(config: StackConfig) {
   const pid = runningPid(config);
   if (pid) {
+    // The stack stops itself in order (see startStack); SIGKILL is for one that hangs.
+    const stopTimeoutMs = readPidFileLine(pidFile(config), 1) ?? config.stopTimeoutMs;
     process.kill(pid, 'SIGTERM');
-    if (!(await waitUntil(() => !isAlive(pid), 20_000))) process.kill(pid, 'SIGKILL');
-    console.log(`Stopped the stack (pid ${pid}).`);
+    if (!(await waitUntil(() => !isAlive(pid), stopTimeoutMs + FINAL_STOP_MS))) {
+      process.kill(pid, 'SIGKILL');
+      console.log(`The stack (pid ${pid}) did not stop in time and was killed.`);
+    } else console.log(`Stopped the stack (pid ${pid}).`);
   }
   fs.rmSync(pidFile(config), { force: true });
   const postgrestPid = readPid(postgrestPidFile(config));

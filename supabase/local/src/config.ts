@@ -51,6 +51,11 @@ export interface StackConfig {
    * believes (STACK_TRUSTED_PROXIES; none by default: the socket's peer is the client).
    */
   trustedProxies: string[];
+  /**
+   * How long a stop waits for the requests in flight and for the functions to write what they
+   * hold (the `r` function's buffered clicks) before it cuts and kills what is left.
+   */
+  stopTimeoutMs: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -62,6 +67,19 @@ function intFromEnv(name: string, fallback: number): number {
   }
   return value;
 }
+
+function millisecondsFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a whole number of milliseconds, got "${raw}"`);
+  }
+  return value;
+}
+
+/** The default of STACK_STOP_TIMEOUT_MS. */
+const DEFAULT_STOP_TIMEOUT_MS = 10_000;
 
 export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
   const stateDir = path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local');
@@ -92,6 +110,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
       .split(',')
       .map((entry) => entry.trim())
       .filter(Boolean),
+    stopTimeoutMs: millisecondsFromEnv('STACK_STOP_TIMEOUT_MS', DEFAULT_STOP_TIMEOUT_MS),
     ...overrides,
   };
 }

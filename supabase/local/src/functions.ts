@@ -1,5 +1,5 @@
-import type http from 'node:http';
 import { databaseUrl, gatewayUrl, type StackConfig } from './config.ts';
+import { drainable } from './drain.ts';
 import { listen } from './gateway.ts';
 import { assertPortFree } from './ports.ts';
 import { FunctionCatalog } from './functions/catalog.ts';
@@ -12,7 +12,11 @@ import { watchFunctionSources } from './functions/watcher.ts';
 export interface RunningFunctions {
   /** Loopback port that serves /<function-name>/... */
   port: number;
-  stop(): Promise<void>;
+  /**
+   * Lets the requests in flight finish, then sends every function process SIGTERM and kills
+   * those still running at `deadline` (epoch ms; default: `config.stopTimeoutMs` from now).
+   */
+  stop(deadline?: number): Promise<void>;
 }
 
 /** The variables Supabase's runtime gives every function (a functions/.env adds to them). */
@@ -26,13 +30,6 @@ export function supabaseFunctionEnv(config: StackConfig): Record<string, string>
     // set AUTH_JWT_SECRET=…`) for kiosk-impersonate, which signs tokens as Auth does.
     AUTH_JWT_SECRET: config.jwtSecret,
   };
-}
-
-function close(server: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }
 
 /**
@@ -53,6 +50,7 @@ export async function startFunctions(
     log,
   });
   const server = createFunctionsRouter({ catalog, processes, jwtSecret: config.jwtSecret, log });
+  const drain = drainable(server);
   await assertPortFree(config.functionsPort, 'edge functions');
   await listen(server, config.functionsPort);
   const unwatch = config.watchFunctions
@@ -65,10 +63,10 @@ export async function startFunctions(
   );
   return {
     port: config.functionsPort,
-    stop: async () => {
+    stop: async (deadline = Date.now() + config.stopTimeoutMs) => {
       unwatch();
-      await close(server);
-      await processes.stopAll();
+      await drain(deadline);
+      await processes.stopAll(Math.max(0, deadline - Date.now()));
     },
   };
 }

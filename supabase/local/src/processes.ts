@@ -3,8 +3,21 @@ import fs from 'node:fs';
 
 export interface ManagedProcess {
   child: ChildProcess;
-  stop(): Promise<void>;
+  /**
+   * Sends the stop signal and resolves once the process has exited; a process still running
+   * `killAfterMs` later (default 5 s) is killed.
+   */
+  stop(killAfterMs?: number): Promise<void>;
 }
+
+export interface ManagedOptions {
+  /** The signal that asks the process to end (default SIGTERM; Postgres: SIGINT, fast shutdown). */
+  stopSignal?: NodeJS.Signals;
+  /** Where the output lines go (default: the stack log, prefixed with the name). */
+  output?: (line: string) => void;
+}
+
+const DEFAULT_KILL_AFTER_MS = 5_000;
 
 const SETPRIV = '/usr/bin/setpriv';
 
@@ -24,22 +37,30 @@ export function withParentDeathSignal(
   return { command: setprivPath, args: ['--pdeathsig', 'TERM', '--', command, ...args] };
 }
 
-/** Spawns a child whose output is prefixed into the stack log and which dies with the stack. */
+/**
+ * Spawns a child whose output is prefixed into the stack log and which dies with the stack. The
+ * child leads its own process group: a Ctrl-C at the terminal reaches the stack only, which then
+ * stops its children in dependency order (a Postgres that got the terminal's SIGINT too would
+ * shut down while the functions still write to it).
+ */
 export function spawnManaged(
   name: string,
   command: string,
   args: string[],
   options: SpawnOptions,
   log: (line: string) => void,
+  { stopSignal = 'SIGTERM', output }: ManagedOptions = {},
 ): ManagedProcess {
   const launch = withParentDeathSignal(command, args);
   const child = spawn(launch.command, launch.args, {
     ...options,
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stopping = false;
+  const line = output ?? ((text: string) => log(`${name}: ${text}`));
   const forward = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) if (line.trim()) log(`${name}: ${line}`);
+    for (const text of chunk.toString().split('\n')) if (text.trim()) line(text);
   };
   child.stdout?.on('data', forward);
   child.stderr?.on('data', forward);
@@ -48,16 +69,19 @@ export function spawnManaged(
   });
   return {
     child,
-    stop: () =>
+    stop: (killAfterMs = DEFAULT_KILL_AFTER_MS) =>
       new Promise<void>((resolve) => {
         stopping = true;
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+        const timer = setTimeout(() => {
+          log(`${name}: still running ${killAfterMs} ms after ${stopSignal}; killed`);
+          child.kill('SIGKILL');
+        }, killAfterMs);
         child.once('exit', () => {
           clearTimeout(timer);
           resolve();
         });
-        child.kill('SIGTERM');
+        child.kill(stopSignal);
       }),
   };
 }

@@ -258,8 +258,8 @@ export interface ShutdownOptions {
  * - on `beforeunload`: Deno fires it when the event loop runs dry and keeps running if it is
  *   cancelled; Supabase's edge runtime fires it before retiring a worker and waits for promises
  *   given to EdgeRuntime.waitUntil;
- * - on SIGTERM/SIGINT (the local runtime stops functions with SIGTERM, then SIGKILL after 5 s),
- *   then exits.
+ * - on SIGTERM/SIGINT (the local stack stops functions with SIGTERM once no request is in
+ *   flight, then SIGKILL at its stop deadline), then exits.
  * Returns a function that removes the hooks.
  */
 export function flushOnShutdown(

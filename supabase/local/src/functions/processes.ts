@@ -24,7 +24,8 @@ interface FunctionProcess {
   /** Resolves to the loopback port once the function's Deno.serve accepts connections. */
   ready: Promise<number>;
   port?: number;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL if it still runs `killAfterMs` later (see spawnManaged). */
+  stop(killAfterMs?: number): Promise<void>;
 }
 
 export interface FunctionProcessesOptions {
@@ -81,11 +82,11 @@ export class FunctionProcesses {
   }
 
   /** Ends the process serving `name`; its next request runs the sources as they are now. */
-  async reload(name: string): Promise<void> {
+  async reload(name: string, killAfterMs?: number): Promise<void> {
     const instance = this.running.get(name);
     if (!instance) return;
     this.running.delete(name);
-    await instance.stop();
+    await instance.stop(killAfterMs);
   }
 
   /**
@@ -96,13 +97,17 @@ export class FunctionProcesses {
     if (this.running.get(name)?.port === port) await this.reload(name);
   }
 
-  async reloadAll(): Promise<void> {
-    await Promise.all([...this.running.keys()].map((name) => this.reload(name)));
+  async reloadAll(killAfterMs?: number): Promise<void> {
+    await Promise.all([...this.running.keys()].map((name) => this.reload(name, killAfterMs)));
   }
 
-  async stopAll(): Promise<void> {
+  /**
+   * Sends every process SIGTERM, which a function may handle to finish its work (the `r`
+   * function writes its buffered clicks), and kills those still running `killAfterMs` later.
+   */
+  async stopAll(killAfterMs?: number): Promise<void> {
     this.stopped = true;
-    await this.reloadAll();
+    await this.reloadAll(killAfterMs);
   }
 
   private denoArgs(name: string): string[] {
@@ -130,7 +135,7 @@ export class FunctionProcesses {
 
   private launch(name: string): FunctionProcess {
     const { deno, catalog, functionEnv, localDefaults, log } = this.options;
-    let stopProcess = async () => {};
+    let stopProcess: (killAfterMs?: number) => Promise<void> = async () => {};
     const forget = () => {
       if (this.running.get(name) === instance) this.running.delete(name);
     };
@@ -180,7 +185,10 @@ export class FunctionProcesses {
       return port;
     };
     // `boot` reads `instance` only after its first await, once the object exists.
-    const instance: FunctionProcess = { ready: boot(), stop: () => stopProcess() };
+    const instance: FunctionProcess = {
+      ready: boot(),
+      stop: (killAfterMs) => stopProcess(killAfterMs),
+    };
     instance.ready.catch(forget);
     return instance;
   }
