@@ -68,7 +68,7 @@ export async function sendRequest(
     const response = await fetch(url, {
       method: request.method.toUpperCase(),
       headers,
-      body: request.body ?? undefined,
+      body: request.body ? new Uint8Array(request.body) : undefined,
       redirect: 'manual',
       signal: AbortSignal.timeout(timeout),
     });
