@@ -484,7 +484,7 @@ begin
       v_out := v_out || v_segments[i];
     end if;
   end loop;
-  return app.percent_encode('/' || array_to_string(v_out, '/'), ' "<>`{}^');
+  return app.percent_encode('/' || array_to_string(v_out, '/'), ' "<>`{}');
 end;
 $$;
 

@@ -13,7 +13,7 @@ import {
 } from '../_shared/bot-check/env.ts';
 import { countryOf } from '../_shared/clicks/geo.ts';
 import { parseTrustedProxies } from './client-address.ts';
-import { isIpBlockedInDatabase, lookupDomainsInDatabase } from './destination.ts';
+import { isIpBlockedInDatabase } from './destination.ts';
 import type { LinksDependencies } from './handler.ts';
 
 export function linksDependenciesFromEnv(env: EnvReader = Deno.env): LinksDependencies {
@@ -24,7 +24,6 @@ export function linksDependenciesFromEnv(env: EnvReader = Deno.env): LinksDepend
       countryOf,
     },
     trustedProxies: parseTrustedProxies(env.get('TRUSTED_PROXIES')),
-    lookupDomains: lookupDomainsInDatabase,
     isIpBlocked: isIpBlockedInDatabase,
     now: () => new Date(),
   };

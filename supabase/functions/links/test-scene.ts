@@ -9,7 +9,7 @@ import { countryOf } from '../_shared/clicks/geo.ts';
 import { sql } from '../_shared/sql.ts';
 import { type StackEnv, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { parseTrustedProxies } from './client-address.ts';
-import { isIpBlockedInDatabase, lookupDomainsInDatabase } from './destination.ts';
+import { isIpBlockedInDatabase } from './destination.ts';
 import { createLinksHandler, type LinksDependencies } from './handler.ts';
 
 export const env: StackEnv = useStackAsRuntimeEnv();
@@ -25,7 +25,6 @@ export function stackDependencies(overrides: Partial<LinksDependencies> = {}): L
       countryOf,
     },
     trustedProxies: parseTrustedProxies('127.0.0.0/8,::1'),
-    lookupDomains: lookupDomainsInDatabase,
     isIpBlocked: isIpBlockedInDatabase,
     now: () => new Date(),
     ...overrides,
