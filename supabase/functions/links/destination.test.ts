@@ -49,7 +49,12 @@ Deno.test(
       };
 
       for (const entry of destinations.hostile) {
-        const answer = await post(links, 'url/create', { url: entry.url, domain: domain.domain }, asUser);
+        const answer = await post(
+          links,
+          'url/create',
+          { url: entry.url, domain: domain.domain },
+          asUser,
+        );
         // The code's message on the url field (an empty URL is the form's validation_failed).
         assert.equal(answer.status, 422, entry.url);
         assert.deepEqual(answer.body.errors, { url: [ERROR_CODES[entry.code].message] }, entry.url);
@@ -57,7 +62,12 @@ Deno.test(
       assert.deepEqual(await stored(), { long_urls: 0, aliases: 0 });
 
       for (const entry of destinations.safe) {
-        const answer = await post(links, 'url/create', { url: entry.url, domain: domain.domain }, asUser);
+        const answer = await post(
+          links,
+          'url/create',
+          { url: entry.url, domain: domain.domain },
+          asUser,
+        );
         assert.equal(answer.status, 200, `${entry.url}: ${JSON.stringify(answer.body)}`);
         assert.equal(answer.body[0].url, entry.stored, entry.url);
       }

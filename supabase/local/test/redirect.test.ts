@@ -259,13 +259,7 @@ describe('short domains through the gateway', () => {
         ],
         ['deleted', { status: 'deleted' }, 'https://example.com/d', 404, 'Link not found'],
         // Made before the ban, and before the destination rule (stored around it).
-        [
-          'banned',
-          { legacy: true },
-          `https://www.${banned}/x`,
-          410,
-          'This link has been blocked',
-        ],
+        ['banned', { legacy: true }, `https://www.${banned}/x`, 410, 'This link has been blocked'],
         [
           'metadata',
           { legacy: true },

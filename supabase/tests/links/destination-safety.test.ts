@@ -131,7 +131,9 @@ describe('create_link and update_link', () => {
       const { user, domain } = await createScene(db);
       for (const entry of destinations.hostile) {
         await expectLinkError(
-          asActor(db, user.id, (as) => callCreateLink(as, { url: entry.url, domain: domain.domain })),
+          asActor(db, user.id, (as) =>
+            callCreateLink(as, { url: entry.url, domain: domain.domain }),
+          ),
           entry.code,
         );
       }
