@@ -216,6 +216,10 @@ declare
   v_number numeric;
   v_address bigint;
 begin
+  -- The common case first: a last label that is no number (WHATWG's "ends in a number").
+  if p_host !~ '(^|\.)(0[xX][0-9A-Fa-f]*|[0-9]+)\.?$' then
+    return null;
+  end if;
   if cardinality(v_parts) > 1 and v_parts[cardinality(v_parts)] = '' then
     v_parts := v_parts[1 : cardinality(v_parts) - 1];
   end if;
@@ -489,6 +493,51 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
+-- Our own and banned domains (the part of the rule that changes with the tables).
+
+-- A host and each parent domain, most specific first; an IP address is only itself.
+create function app.host_and_parents(p_host text) returns text[]
+language sql immutable strict
+set search_path = ''
+as $$
+  select case when p_host ~ '^\[|^[0-9.]+$' then array[p_host] else array(
+    select array_to_string(s.labels[i:], '.')
+    from (select string_to_array(p_host, '.') as labels) as s,
+      generate_series(1, cardinality(s.labels)) as i
+    order by i
+  ) end
+$$;
+
+-- One of our short domains: every domain the redirect serves (a link there loops or launders),
+-- and any subdomain of the product's own (common) ones, where vanity subdomains live. A customer's
+-- branded domain is theirs beyond the one name we serve.
+create function app.is_own_short_host(p_host text) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  -- The candidates are computed once and each looked up on the unique index.
+  select exists (
+    select 1
+    from unnest(app.host_and_parents(p_host)) with ordinality as c(name, n)
+    join public.domains d on d.domain = c.name
+    where c.n = 1 or d.kind = 'common'
+  )
+$$;
+
+-- As before (the host or a parent domain is banned), by equality on the unique index for the
+-- handful of candidate names rather than a LIKE over the whole table: the redirect asks per link.
+create or replace function app.is_domain_banned(p_host text) returns boolean
+language sql stable security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1
+    from unnest(app.host_and_parents(lower(p_host))) as c(name)
+    join public.banned_domains b on b.domain = c.name
+  )
+$$;
+
+-- ---------------------------------------------------------------------------------------------
 -- The rule.
 
 -- The verdict on a destination: its normalised form and host, or why it is refused: code (the
@@ -513,7 +562,6 @@ declare
   v_fragment text;
   v_groups integer[];
   v_ip inet;
-  v_candidates text[];
   v_bytes bytea;
 begin
   if p_url is null then
@@ -633,23 +681,12 @@ begin
       code := 'url_not_allowed'; reason := 'internal_address'; host := null; return;
     end if;
     range := null;
-    v_candidates := array[host];
-  else
-    v_candidates := array(
-      select array_to_string(l[i:], '.')
-      from (select string_to_array(host, '.') as l) as s,
-        generate_series(1, cardinality(s.l)) as i
-    );
   end if;
 
-  -- Our short domains: every domain the redirect serves, and subdomains of the product's own.
-  if exists (
-    select 1 from public.domains d
-    where d.domain = host or (d.kind = 'common' and d.domain = any (v_candidates[2:]))
-  ) then
+  if app.is_own_short_host(host) then
     code := 'url_not_allowed'; reason := 'own_domain'; host := null; return;
   end if;
-  if exists (select 1 from public.banned_domains b where b.domain = any (v_candidates)) then
+  if app.is_domain_banned(host) then
     code := 'url_banned'; reason := 'banned'; host := null; return;
   end if;
 
@@ -727,9 +764,91 @@ create trigger domains_check_destinations
     'root_redirect_url', 'not_found_redirect_url');
 
 -- ---------------------------------------------------------------------------------------------
+-- What the redirect asks per link must stay cheap: a long URL written through the rule is marked
+-- as passed (the md5 of the url judged), and the redirect judges in full only the rows without a
+-- current mark (written before this migration, or around the triggers by a superuser in replica
+-- mode). Marks live in `app`, which no API exposes, and only the triggers write them. What can
+-- turn a passed URL into a refused one later is a new short domain or a new ban: those drop the
+-- marks of the rows they touch. A later migration that makes the rule stricter must drop them
+-- all (delete from app.destination_checks).
+
+create table app.destination_checks (
+  long_url_id uuid primary key references public.long_urls (id) on delete cascade,
+  url_md5 text not null
+);
+comment on table app.destination_checks is
+  'Long URLs whose url (by md5) passed app.judge_destination; the redirect judges the others.';
+alter table app.destination_checks enable row level security;
+revoke all on app.destination_checks from public, anon, authenticated;
+
+create function app.mark_destination_checked() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  -- Only urls the before trigger judged: new rows, and changed urls (a row whose url stays as it
+  -- was keeps the mark it had, or its absence).
+  if tg_op = 'INSERT' then
+    insert into app.destination_checks (long_url_id, url_md5)
+    select n.id, md5(n.url) from new_long_urls n
+    on conflict (long_url_id) do update set url_md5 = excluded.url_md5;
+  else
+    insert into app.destination_checks (long_url_id, url_md5)
+    select n.id, md5(n.url)
+    from new_long_urls n
+    join old_long_urls o on o.id = n.id
+    where n.url is distinct from o.url
+    on conflict (long_url_id) do update set url_md5 = excluded.url_md5;
+  end if;
+  return null;
+end;
+$$;
+
+-- After the row triggers: the before trigger refused or normalised every url in the statement.
+create trigger long_urls_mark_checked_inserts after insert on public.long_urls
+  referencing new table as new_long_urls
+  for each statement execute function app.mark_destination_checked();
+create trigger long_urls_mark_checked_updates after update on public.long_urls
+  referencing old table as old_long_urls new table as new_long_urls
+  for each statement execute function app.mark_destination_checked();
+
+-- A domain that becomes ours, or a ban: the destinations on it (or under it) are judged again.
+create function app.unmark_destinations_on_domain() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  -- A ban covers subdomains, and so does a common domain (vanity subdomains).
+  v_subdomains boolean := true;
+begin
+  if tg_table_name = 'domains' then
+    v_subdomains := new.kind = 'common';
+  end if;
+  delete from app.destination_checks c
+  using public.long_urls l
+  where l.id = c.long_url_id
+    and (l.host = new.domain or (v_subdomains and l.host like '%.' || new.domain));
+  return null;
+end;
+$$;
+
+create trigger domains_unmark_destinations after insert or update of domain, kind
+  on public.domains
+  for each row execute function app.unmark_destinations_on_domain();
+create trigger banned_domains_unmark_destinations after insert or update of domain
+  on public.banned_domains
+  for each row execute function app.unmark_destinations_on_domain();
+
+-- Existing rows: marked where the rule passes them as stored (nothing is rewritten).
+insert into app.destination_checks (long_url_id, url_md5)
+select l.id, md5(l.url) from public.long_urls l
+where (select j.code from app.judge_destination(l.url) j) is null;
+
+-- ---------------------------------------------------------------------------------------------
 -- The redirect: destinations stored before this rule (or written around it) that it refuses
 -- stop redirecting as banned ones do (the `r` function's 410 "blocked" page), and a domain's
--- root or 404 redirect it refuses is ignored (the plain home or 404 page answers).
+-- root or 404 redirect it refuses is ignored (the plain home or 404 page answers). Redirect URLs
+-- are judged once per domain of a batch, destinations once per unmarked row.
 
 create or replace function app.resolve_short_links(p_domains text[], p_aliases text[])
 returns table (
@@ -753,28 +872,35 @@ as $$
 #variable_conflict use_column
 begin
   return query
-    select w.domain, w.alias,
-      not (d.is_disabled or d.is_deleted or d.is_blocked) and d.verification_status = 'verified',
-      d.redirect_status,
-      case when d.root_redirect_url is not null
-        and (select v.code from app.judge_destination(d.root_redirect_url) v) is null
-        then d.root_redirect_url::text end,
-      case when d.not_found_redirect_url is not null
-        and (select v.code from app.judge_destination(d.not_found_redirect_url) v) is null
-        then d.not_found_redirect_url::text end,
-      a.id, a.account_id, a.status, a.expires_at, l.url, l.status,
-      -- Banned domains are part of the rule (url_banned).
-      coalesce((select v.code from app.judge_destination(l.url) v) is not null, false)
-    from (
+    with wanted as (
       select distinct k.domain, k.alias
       from unnest(p_domains, p_aliases) as k(domain, alias)
       where k.domain is not null and k.alias is not null
-    ) as w
-    join public.domains d on d.domain = w.domain
+    ),
+    domains as materialized (
+      select d.id, d.domain::text as domain,
+        not (d.is_disabled or d.is_deleted or d.is_blocked)
+          and d.verification_status = 'verified' as usable,
+        d.redirect_status,
+        case when (select v.code from app.judge_destination(d.root_redirect_url) v) is null
+          then d.root_redirect_url::text end as root_redirect_url,
+        case when (select v.code from app.judge_destination(d.not_found_redirect_url) v) is null
+          then d.not_found_redirect_url::text end as not_found_redirect_url
+      from public.domains d
+      where d.domain in (select w.domain from wanted w)
+    )
+    select w.domain, w.alias, d.usable, d.redirect_status, d.root_redirect_url,
+      d.not_found_redirect_url,
+      a.id, a.account_id, a.status, a.expires_at, l.url, l.status,
+      l.id is not null and c.url_md5 is distinct from md5(l.url)
+        and (select v.code from app.judge_destination(l.url) v) is not null
+    from wanted w
+    join domains d on d.domain = w.domain
     -- citext's equality lives in schema extensions, outside this function's search path.
     left join public.aliases a on a.domain_id = d.id
       and a.alias operator(extensions.=) w.alias::extensions.citext and w.alias <> ''
-    left join public.long_urls l on l.id = a.long_url_id;
+    left join public.long_urls l on l.id = a.long_url_id
+    left join app.destination_checks c on c.long_url_id = l.id;
 end;
 $$;
 

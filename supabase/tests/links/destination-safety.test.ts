@@ -403,6 +403,59 @@ describe('the redirect', () => {
     }));
 });
 
+describe('the redirect, for links made through the rule', () => {
+  it('stops serving them once their domain is banned or becomes one of our short domains', () =>
+    withRollback(pool, async (db) => {
+      const { user, domain } = await createScene(db);
+      const made: Record<string, string> = {};
+      for (const url of [
+        'https://www.later-banned.example/x',
+        'https://shop.later-ours.example/y',
+        'https://fine.example/z',
+      ]) {
+        const link = await createLink(db, {
+          accountId: user.personalAccountId,
+          domainId: domain.id,
+          createdBy: user.id,
+          url,
+        });
+        const { alias } = await one<{ alias: string }>(
+          db,
+          `select alias::text from public.aliases where id = $1`,
+          [link.id],
+        );
+        made[url] = alias;
+      }
+      const blocked = async () => {
+        const rows = await all<{ alias: string; destination_banned: boolean }>(
+          db,
+          `select alias, destination_banned from app.resolve_short_links($1::text[], $2::text[])
+           order by alias`,
+          [Object.values(made).map(() => domain.domain), Object.values(made)],
+        );
+        return Object.fromEntries(rows.map((row) => [row.alias, row.destination_banned]));
+      };
+      // The redirect judges in full only rows without a current mark (app.destination_checks).
+      const marked = async () =>
+        (
+          await one<{ count: number }>(
+            db,
+            `select count(*)::int as count from app.destination_checks c
+             join public.long_urls l on l.id = c.long_url_id
+             where l.account_id = $1 and c.url_md5 = md5(l.url)`,
+            [user.personalAccountId],
+          )
+        ).count;
+      const [banned, ours, fine] = Object.values(made) as [string, string, string];
+      expect(await marked()).toBe(3);
+      expect(await blocked()).toEqual({ [banned]: false, [ours]: false, [fine]: false });
+      await db.query(`insert into public.banned_domains (domain) values ('later-banned.example')`);
+      await createDomain(db, { domain: 'later-ours.example' });
+      expect(await marked()).toBe(1);
+      expect(await blocked()).toEqual({ [banned]: true, [ours]: true, [fine]: false });
+    }));
+});
+
 interface TestLinkRow {
   id: string;
   url: string;
