@@ -497,44 +497,78 @@ $$;
 
 -- A host and each parent domain, most specific first; an IP address is only itself.
 create function app.host_and_parents(p_host text) returns text[]
-language sql immutable strict
+language plpgsql immutable strict
 set search_path = ''
 as $$
-  select case when p_host ~ '^\[|^[0-9.]+$' then array[p_host] else array(
-    select array_to_string(s.labels[i:], '.')
-    from (select string_to_array(p_host, '.') as labels) as s,
-      generate_series(1, cardinality(s.labels)) as i
-    order by i
-  ) end
+declare
+  v_names text[] := array[p_host];
+  v_rest text := p_host;
+begin
+  if p_host ~ '^\[|^[0-9.]+$' then
+    return v_names;
+  end if;
+  while position('.' in v_rest) > 0 loop
+    v_rest := substr(v_rest, position('.' in v_rest) + 1);
+    v_names := v_names || v_rest;
+  end loop;
+  return v_names;
+end;
 $$;
 
 -- One of our short domains: every domain the redirect serves (a link there loops or launders),
 -- and any subdomain of the product's own (common) ones, where vanity subdomains live. A customer's
 -- branded domain is theirs beyond the one name we serve.
+-- plpgsql rather than sql (here and below): its plan is prepared once per connection, not per
+-- call, and every write of a destination asks.
 create function app.is_own_short_host(p_host text) returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
+begin
   -- The candidates are computed once and each looked up on the unique index.
-  select exists (
+  return exists (
     select 1
     from unnest(app.host_and_parents(p_host)) with ordinality as c(name, n)
     join public.domains d on d.domain = c.name
     where c.n = 1 or d.kind = 'common'
-  )
+  );
+end;
 $$;
 
 -- As before (the host or a parent domain is banned), by equality on the unique index for the
 -- handful of candidate names rather than a LIKE over the whole table: the redirect asks per link.
 create or replace function app.is_domain_banned(p_host text) returns boolean
-language sql stable security definer
+language plpgsql stable security definer
 set search_path = ''
 as $$
-  select exists (
+begin
+  return exists (
     select 1
     from unnest(app.host_and_parents(lower(p_host))) as c(name)
     join public.banned_domains b on b.domain = c.name
-  )
+  );
+end;
+$$;
+
+-- Why a host (normalised) is refused for what it names rather than how it is written: a name
+-- that only ever reaches this machine, its network or a cloud metadata service (single labels
+-- resolve through the local search domain; `.arpa`: reverse lookups, home.arpa), one of our short
+-- domains, a banned domain. Null when none.
+create function app.host_refusal(p_host text, p_is_name boolean, out code text, out reason text)
+language plpgsql stable security definer
+set search_path = ''
+as $$
+begin
+  if p_is_name and (position('.' in p_host) = 0
+      or p_host in ('metadata.google.internal', 'metadata.goog')
+      or p_host ~ '\.(localhost|local|localdomain|internal|arpa)$') then
+    code := 'url_not_allowed'; reason := 'internal_host';
+  elsif app.is_own_short_host(p_host) then
+    code := 'url_not_allowed'; reason := 'own_domain';
+  elsif app.is_domain_banned(p_host) then
+    code := 'url_banned'; reason := 'banned';
+  end if;
+end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
@@ -564,6 +598,28 @@ declare
   v_ip inet;
   v_bytes bytea;
 begin
+  -- The common case, and what every table write sees again after the RPCs and bulk import
+  -- normalised it: a URL already in its stored form (lower-case name host without punycode or
+  -- port; a path, query and fragment WHATWG leaves as they are, without dot segments). It is its
+  -- own normal form: only what its host names is left to judge.
+  if char_length(p_url) <= 2048 and p_url ~ (
+      '^https?://[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*\.[a-z_-][a-z0-9_-]{0,62}'
+      || '/[!$%&(-;=@-\[\]^_a-z|~]*(\?[!$%&(-;=?@-\[\]^_a-z|~]*)?(#[!#$%&(-;=?@-\[\]^_a-z|~]*)?$')
+  then
+    host := substring(p_url from '^https?://([^/]+)');
+    if char_length(host) <= 253 and host !~ '(^|\.)xn--'
+      and substring(p_url from '^https?://[^/]+(/[^?#]*)') !~* '/(\.|%2e){1,2}(/|$)' then
+      select * into code, reason from app.host_refusal(host, true);
+      if code is null then
+        url := p_url;
+      else
+        host := null;
+      end if;
+      return;
+    end if;
+    host := null;
+  end if;
+
   if p_url is null then
     code := 'url_required'; reason := 'empty'; return;
   end if;
@@ -666,13 +722,6 @@ begin
       if host is null then
         code := 'url_invalid'; reason := 'malformed'; return;
       end if;
-      -- Single labels resolve through the local search domain; the rest only ever reach this
-      -- machine, its network or a cloud metadata service (`.arpa`: reverse lookups, home.arpa).
-      if position('.' in host) = 0
-        or host in ('metadata.google.internal', 'metadata.goog')
-        or host ~ '\.(localhost|local|localdomain|internal|arpa)$' then
-        code := 'url_not_allowed'; reason := 'internal_host'; host := null; return;
-      end if;
     end if;
   end if;
   if v_ip is not null then
@@ -682,12 +731,9 @@ begin
     end if;
     range := null;
   end if;
-
-  if app.is_own_short_host(host) then
-    code := 'url_not_allowed'; reason := 'own_domain'; host := null; return;
-  end if;
-  if app.is_domain_banned(host) then
-    code := 'url_banned'; reason := 'banned'; host := null; return;
+  select * into code, reason from app.host_refusal(host, v_ip is null);
+  if code is not null then
+    host := null; return;
   end if;
 
   v_path := substring(v_tail from '^[^?#]*');
@@ -726,42 +772,56 @@ $$;
 -- Every write of a destination column goes through the rule: RPCs, the kiosk (PostgREST), the
 -- service role and direct SQL alike. The stored value is the normalised form.
 
-create function app.check_destination_columns() returns trigger
+-- A link's destination (long_urls.url) and a redirect route's (alias_routes.url): the form's
+-- `url` field.
+create function app.check_url_column() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' or new.url is distinct from old.url then
+    new.url := app.check_destination(new.url);
+  end if;
+  return new;
+end;
+$$;
+
+-- A domain's root and 404 redirects, each reported on its own column.
+create function app.check_domain_redirects() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
 declare
-  v_column text;
-  v_value text;
   v_verdict record;
-  v_row jsonb := to_jsonb(new);
 begin
-  foreach v_column in array tg_argv loop
-    v_value := v_row ->> v_column;
-    if v_value is not null
-      and (tg_op = 'INSERT' or v_value is distinct from to_jsonb(old) ->> v_column) then
-      select * into v_verdict from app.judge_destination(v_value);
-      if v_verdict.code is not null then
-        -- A link's destination is the form's `url`; other columns are named themselves.
-        perform app.link_error(v_verdict.code,
-          case when tg_table_name = 'long_urls' then 'url' else v_column end);
-      end if;
-      v_row := jsonb_set(v_row, array[v_column], to_jsonb(v_verdict.url));
+  if new.root_redirect_url is not null
+    and (tg_op = 'INSERT' or new.root_redirect_url is distinct from old.root_redirect_url) then
+    select * into v_verdict from app.judge_destination(new.root_redirect_url);
+    if v_verdict.code is not null then
+      perform app.link_error(v_verdict.code, 'root_redirect_url');
     end if;
-  end loop;
-  return jsonb_populate_record(new, v_row);
+    new.root_redirect_url := v_verdict.url;
+  end if;
+  if new.not_found_redirect_url is not null
+    and (tg_op = 'INSERT' or new.not_found_redirect_url is distinct from old.not_found_redirect_url) then
+    select * into v_verdict from app.judge_destination(new.not_found_redirect_url);
+    if v_verdict.code is not null then
+      perform app.link_error(v_verdict.code, 'not_found_redirect_url');
+    end if;
+    new.not_found_redirect_url := v_verdict.url;
+  end if;
+  return new;
 end;
 $$;
 
 create trigger long_urls_check_destination before insert or update of url on public.long_urls
-  for each row execute function app.check_destination_columns('url');
+  for each row execute function app.check_url_column();
 create trigger alias_routes_check_destination before insert or update of url
   on public.alias_routes
-  for each row execute function app.check_destination_columns('url');
+  for each row execute function app.check_url_column();
 create trigger domains_check_destinations
   before insert or update of root_redirect_url, not_found_redirect_url on public.domains
-  for each row execute function app.check_destination_columns(
-    'root_redirect_url', 'not_found_redirect_url');
+  for each row execute function app.check_domain_redirects();
 
 -- ---------------------------------------------------------------------------------------------
 -- What the redirect asks per link must stay cheap: a long URL written through the rule is marked
