@@ -27,6 +27,10 @@
 -- The stored form is the WHATWG serialisation: lower-case scheme and host, punycode, IPv4 dotted,
 -- IPv6 compressed, no default port, dot segments resolved, `/` for an empty path, and the code
 -- points WHATWG percent-encodes in the path, query and fragment encoded.
+--
+-- Cost: a URL already in its stored form takes a fast path (tens of microseconds); the redirect
+-- judges in full only long URLs without a current mark in app.destination_checks (rows written
+-- around the triggers, e.g. before this migration or by a superuser in replica mode).
 
 -- ---------------------------------------------------------------------------------------------
 -- Hosts.
@@ -515,28 +519,9 @@ begin
 end;
 $$;
 
--- One of our short domains: every domain the redirect serves (a link there loops or launders),
--- and any subdomain of the product's own (common) ones, where vanity subdomains live. A customer's
--- branded domain is theirs beyond the one name we serve.
--- plpgsql rather than sql (here and below): its plan is prepared once per connection, not per
--- call, and every write of a destination asks.
-create function app.is_own_short_host(p_host text) returns boolean
-language plpgsql stable security definer
-set search_path = ''
-as $$
-begin
-  -- The candidates are computed once and each looked up on the unique index.
-  return exists (
-    select 1
-    from unnest(app.host_and_parents(p_host)) with ordinality as c(name, n)
-    join public.domains d on d.domain = c.name
-    where c.n = 1 or d.kind = 'common'
-  );
-end;
-$$;
-
 -- As before (the host or a parent domain is banned), by equality on the unique index for the
--- handful of candidate names rather than a LIKE over the whole table: the redirect asks per link.
+-- handful of candidate names rather than a LIKE over the whole table (the kiosk's lists ask per
+-- link); plpgsql, so that its plan is prepared once per connection.
 create or replace function app.is_domain_banned(p_host text) returns boolean
 language plpgsql stable security definer
 set search_path = ''
@@ -554,18 +539,40 @@ $$;
 -- that only ever reaches this machine, its network or a cloud metadata service (single labels
 -- resolve through the local search domain; `.arpa`: reverse lookups, home.arpa), one of our short
 -- domains, a banned domain. Null when none.
+--
+-- Our short domains: every domain the redirect serves (a link there loops or launders), and any
+-- subdomain of the product's own (common) ones, where vanity subdomains live; a customer's branded
+-- domain is theirs beyond the one name we serve. A ban covers the domain and its subdomains (as
+-- app.is_domain_banned). One query, each candidate name on a unique index: every write of a
+-- destination asks.
 create function app.host_refusal(p_host text, p_is_name boolean, out code text, out reason text)
 language plpgsql stable security definer
 set search_path = ''
 as $$
+declare
+  v_names text[];
+  v_own boolean;
+  v_banned boolean;
 begin
   if p_is_name and (position('.' in p_host) = 0
       or p_host in ('metadata.google.internal', 'metadata.goog')
       or p_host ~ '\.(localhost|local|localdomain|internal|arpa)$') then
     code := 'url_not_allowed'; reason := 'internal_host';
-  elsif app.is_own_short_host(p_host) then
+    return;
+  end if;
+  v_names := app.host_and_parents(p_host);
+  select
+    exists (
+      select 1
+      from unnest(v_names) with ordinality as c(name, n)
+      join public.domains d on d.domain = c.name
+      where c.n = 1 or d.kind = 'common'
+    ),
+    exists (select 1 from public.banned_domains b where b.domain = any (v_names))
+  into v_own, v_banned;
+  if v_own then
     code := 'url_not_allowed'; reason := 'own_domain';
-  elsif app.is_domain_banned(p_host) then
+  elsif v_banned then
     code := 'url_banned'; reason := 'banned';
   end if;
 end;
@@ -778,9 +785,15 @@ create function app.check_url_column() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+declare
+  v_verdict record;
 begin
   if tg_op = 'INSERT' or new.url is distinct from old.url then
-    new.url := app.check_destination(new.url);
+    select * into v_verdict from app.judge_destination(new.url);
+    if v_verdict.code is not null then
+      perform app.link_error(v_verdict.code);
+    end if;
+    new.url := v_verdict.url;
   end if;
   return new;
 end;
