@@ -37,7 +37,7 @@
 
 -- RFC 3492 Punycode of one label (no `xn--` prefix).
 create function app.punycode_encode(p_label text) returns text
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
@@ -111,7 +111,7 @@ $$;
 
 -- RFC 3492 decoding of one label (no `xn--` prefix); null when it is not valid Punycode.
 create function app.punycode_decode(p_label text) returns text
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
@@ -192,7 +192,7 @@ $$;
 
 -- One IPv4 number as WHATWG reads it (0x… hex, 0… octal, else decimal); null when it is none.
 create function app.whatwg_ipv4_number(p_part text) returns numeric
-language sql immutable strict
+language sql immutable strict security definer
 set search_path = ''
 as $$
   select case
@@ -210,7 +210,7 @@ $$;
 -- A host that WHATWG reads as IPv4 (its last label is a number): the dotted quad, or 'invalid'
 -- when it is not a valid one (the URL is then refused). Null: not an IPv4 host.
 create function app.whatwg_ipv4(p_host text) returns text
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
@@ -256,7 +256,7 @@ $$;
 -- The eight 16-bit pieces of an IPv6 address as WHATWG parses it (the text between the
 -- brackets); null when it is not one. Zone identifiers (`%eth0`) are refused.
 create function app.whatwg_ipv6(p_text text) returns integer[]
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
@@ -315,7 +315,7 @@ $$;
 
 -- WHATWG's IPv6 serialisation (the first longest run of two or more zero pieces as `::`).
 create function app.format_ipv6(p_groups integer[]) returns text
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
@@ -352,7 +352,7 @@ $$;
 -- (::/96 but :: and ::1, deprecated yet still routed by some stacks), NAT64 (64:ff9b::/96) and
 -- 6to4 (2002::/16). Null for the others.
 create function app.ipv6_embedded_ipv4(p_groups integer[]) returns inet
-language sql immutable strict
+language sql immutable strict security definer
 set search_path = ''
 as $$
   select case
@@ -368,7 +368,7 @@ $$;
 -- The special-purpose range an address is in (IANA IPv4 and IPv6 Special-Purpose Address
 -- Registries; the names of ip-address.ts), or 'public'.
 create function app.ip_range(p_ip inet) returns text
-language sql immutable strict
+language sql immutable strict security definer
 set search_path = ''
 as $$
   select coalesce((
@@ -394,7 +394,7 @@ $$;
 -- apply it (NFKC case folding, the ideographic full stops as dots, the ignored code points
 -- dropped), then each non-ASCII label as punycode. Null when a label cannot be a host name's.
 create function app.normalise_domain_labels(p_host text) returns text
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
@@ -439,7 +439,7 @@ $$;
 
 -- Percent-encodes, as UTF-8, every non-ASCII code point and every character of p_set.
 create function app.percent_encode(p_text text, p_set text) returns text
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
@@ -464,7 +464,7 @@ $$;
 -- A special URL's path as WHATWG serialises it: `\` read as `/`, dot segments (also
 -- percent-encoded ones) resolved, the path percent-encode set encoded, `/` when empty.
 create function app.normalise_url_path(p_path text) returns text
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
@@ -501,7 +501,7 @@ $$;
 
 -- A host and each parent domain, most specific first; an IP address is only itself.
 create function app.host_and_parents(p_host text) returns text[]
-language plpgsql immutable strict
+language plpgsql immutable strict security definer
 set search_path = ''
 as $$
 declare
