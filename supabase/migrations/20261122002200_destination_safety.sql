@@ -19,9 +19,9 @@
 --     multicast, documentation, benchmarking, reserved, broadcast; IANA registries);
 --   - no single-label name, no localhost / .localhost / .local / .localdomain / .internal /
 --     .arpa name, no cloud metadata name;
---   - not one of our short domains (any row of public.domains: the redirect serves them all, so a
---     link there loops or launders) nor a subdomain of a common domain (kind 'common', the
---     product's own: vanity subdomains live under them);
+--   - not one of our short domains: a common domain (the product's own) or a subdomain of one
+--     (vanity subdomains live there), or any verified domain (the redirect serves it: a link
+--     there loops or launders);
 --   - not a banned domain nor a subdomain of one;
 --   - the normalised form at most 2048 characters (the columns' limit).
 -- The stored form is the WHATWG serialisation: lower-case scheme and host, punycode, IPv4 dotted,
@@ -540,9 +540,10 @@ $$;
 -- resolve through the local search domain; `.arpa`: reverse lookups, home.arpa), one of our short
 -- domains, a banned domain. Null when none.
 --
--- Our short domains: every domain the redirect serves (a link there loops or launders), and any
--- subdomain of the product's own (common) ones, where vanity subdomains live; a customer's branded
--- domain is theirs beyond the one name we serve. A ban covers the domain and its subdomains (as
+-- Our short domains: the product's own (common) ones and their subdomains, where vanity
+-- subdomains live, and every other domain the redirect serves (verified: a link there loops or
+-- launders). A customer's domain is theirs beyond the one name we serve, and one still pending
+-- verification is not served (nor can anyone block links to a site by claiming its name). A ban covers the domain and its subdomains (as
 -- app.is_domain_banned). One query, each candidate name on a unique index: every write of a
 -- destination asks.
 create function app.host_refusal(p_host text, p_is_name boolean, out code text, out reason text)
@@ -566,7 +567,7 @@ begin
       select 1
       from unnest(v_names) with ordinality as c(name, n)
       join public.domains d on d.domain = c.name
-      where c.n = 1 or d.kind = 'common'
+      where d.kind = 'common' or (c.n = 1 and d.verification_status = 'verified')
     ),
     exists (select 1 from public.banned_domains b where b.domain = any (v_names))
   into v_own, v_banned;
@@ -895,6 +896,9 @@ declare
   v_subdomains boolean := true;
 begin
   if tg_table_name = 'domains' then
+    if new.kind <> 'common' and new.verification_status <> 'verified' then
+      return null;
+    end if;
     v_subdomains := new.kind = 'common';
   end if;
   delete from app.destination_checks c
@@ -905,8 +909,8 @@ begin
 end;
 $$;
 
-create trigger domains_unmark_destinations after insert or update of domain, kind
-  on public.domains
+create trigger domains_unmark_destinations
+  after insert or update of domain, kind, verification_status on public.domains
   for each row execute function app.unmark_destinations_on_domain();
 create trigger banned_domains_unmark_destinations after insert or update of domain
   on public.banned_domains

@@ -97,13 +97,19 @@ describe('app.judge_destination', () => {
       expect(again.map((row) => row.url)).toEqual(storedForms);
     }));
 
-  it('calls our short domains those the redirect serves and subdomains of the common ones', () =>
+  it('calls our short domains the common ones with their subdomains, and the verified ones the redirect serves', () =>
     withRollback(pool, async (db) => {
       const owner = await createUser(db);
       const branded = await createDomain(db, {
         kind: 'branded',
         accountId: owner.personalAccountId,
         domain: 'go.brand-fixture.example',
+      });
+      const pending = await createDomain(db, {
+        kind: 'branded',
+        accountId: owner.personalAccountId,
+        domain: 'pending-fixture.example',
+        verified: false,
       });
       const verdicts = await all<{ url: string; code: string | null }>(
         db,
@@ -113,6 +119,7 @@ describe('app.judge_destination', () => {
             `https://${branded.domain}/x`,
             'https://www.go.brand-fixture.example/',
             'https://brand-fixture.example/',
+            `https://${pending.domain}/`,
           ],
         ],
       );
@@ -121,6 +128,8 @@ describe('app.judge_destination', () => {
         // A customer's domain is theirs beyond the one name we serve.
         { url: 'https://www.go.brand-fixture.example/', code: null },
         { url: 'https://brand-fixture.example/', code: null },
+        // Nobody blocks links to a site by claiming its name: an unverified domain is not served.
+        { url: `https://${pending.domain}/`, code: null },
       ]);
     }));
 });
