@@ -535,46 +535,53 @@ begin
 end;
 $$;
 
+-- Which of these hosts (normalised) are our short domains or banned, with the code and reason
+-- of the refusal. Our short domains: the product's own (common) ones and their subdomains, where
+-- vanity subdomains live, and every other domain the redirect serves (verified: a link there loops
+-- or launders). A customer's domain is theirs beyond the one name we serve, and one still pending
+-- verification is not served (nor can anyone block links to a site by claiming its name). A ban
+-- covers the domain and its subdomains (as app.is_domain_banned). Set-based, each candidate name
+-- on a unique index: a bulk import asks for a chunk's hosts at once.
+create function app.hosts_refused(p_hosts text[])
+returns table (host text, code text, reason text)
+language sql stable security definer
+set search_path = ''
+as $$
+  select x.host,
+    case when x.own then 'url_not_allowed' else 'url_banned' end,
+    case when x.own then 'own_domain' else 'banned' end
+  from (
+    select h.host,
+      bool_or(exists (
+        select 1 from public.domains d
+        where d.domain = c.name
+          and (d.kind = 'common' or (c.n = 1 and d.verification_status = 'verified'))
+      )) as own,
+      bool_or(exists (select 1 from public.banned_domains b where b.domain = c.name)) as banned
+    from (select distinct u.host from unnest(p_hosts) as u(host) where u.host is not null) as h
+    cross join lateral unnest(app.host_and_parents(h.host)) with ordinality as c(name, n)
+    group by h.host
+  ) as x
+  where x.own or x.banned
+$$;
+
 -- Why a host (normalised) is refused for what it names rather than how it is written: a name
 -- that only ever reaches this machine, its network or a cloud metadata service (single labels
--- resolve through the local search domain; `.arpa`: reverse lookups, home.arpa), one of our short
--- domains, a banned domain. Null when none.
---
--- Our short domains: the product's own (common) ones and their subdomains, where vanity
--- subdomains live, and every other domain the redirect serves (verified: a link there loops or
--- launders). A customer's domain is theirs beyond the one name we serve, and one still pending
--- verification is not served (nor can anyone block links to a site by claiming its name). A ban covers the domain and its subdomains (as
--- app.is_domain_banned). One query, each candidate name on a unique index: every write of a
--- destination asks.
-create function app.host_refusal(p_host text, p_is_name boolean, out code text, out reason text)
+-- resolve through the local search domain; `.arpa`: reverse lookups, home.arpa), then (with
+-- p_tables) one of our short domains or a banned domain. Null when none.
+create function app.host_refusal(
+  p_host text, p_is_name boolean, p_tables boolean, out code text, out reason text
+)
 language plpgsql stable security definer
 set search_path = ''
 as $$
-declare
-  v_names text[];
-  v_own boolean;
-  v_banned boolean;
 begin
   if p_is_name and (position('.' in p_host) = 0
       or p_host in ('metadata.google.internal', 'metadata.goog')
       or p_host ~ '\.(localhost|local|localdomain|internal|arpa)$') then
     code := 'url_not_allowed'; reason := 'internal_host';
-    return;
-  end if;
-  v_names := app.host_and_parents(p_host);
-  select
-    exists (
-      select 1
-      from unnest(v_names) with ordinality as c(name, n)
-      join public.domains d on d.domain = c.name
-      where d.kind = 'common' or (c.n = 1 and d.verification_status = 'verified')
-    ),
-    exists (select 1 from public.banned_domains b where b.domain = any (v_names))
-  into v_own, v_banned;
-  if v_own then
-    code := 'url_not_allowed'; reason := 'own_domain';
-  elsif v_banned then
-    code := 'url_banned'; reason := 'banned';
+  elsif p_tables then
+    select r.code, r.reason into code, reason from app.hosts_refused(array[p_host]) as r;
   end if;
 end;
 $$;
@@ -585,8 +592,11 @@ $$;
 -- The verdict on a destination: its normalised form and host, or why it is refused: code (the
 -- error codes the apps map: url_required, url_invalid, url_not_allowed, url_banned) and reason
 -- (url-safety.ts's UrlRefusalReason), and for an internal address its range.
+-- p_tables false leaves out our own and banned domains (the caller asks app.hosts_refused for
+-- many hosts at once).
 create function app.judge_destination(
-  p_url text, out url text, out host text, out code text, out reason text, out range text
+  p_url text, p_tables boolean default true,
+  out url text, out host text, out code text, out reason text, out range text
 )
 language plpgsql stable security definer
 set search_path = ''
@@ -617,7 +627,7 @@ begin
     host := substring(p_url from '^https?://([^/]+)');
     if char_length(host) <= 253 and host !~ '(^|\.)xn--'
       and substring(p_url from '^https?://[^/]+(/[^?#]*)') !~* '/(\.|%2e){1,2}(/|$)' then
-      select * into code, reason from app.host_refusal(host, true);
+      select * into code, reason from app.host_refusal(host, true, p_tables);
       if code is null then
         url := p_url;
       else
@@ -739,7 +749,7 @@ begin
     end if;
     range := null;
   end if;
-  select * into code, reason from app.host_refusal(host, v_ip is null);
+  select * into code, reason from app.host_refusal(host, v_ip is null, p_tables);
   if code is not null then
     host := null; return;
   end if;
@@ -781,7 +791,8 @@ $$;
 -- service role and direct SQL alike. The stored value is the normalised form.
 
 -- A link's destination (long_urls.url) and a redirect route's (alias_routes.url): the form's
--- `url` field.
+-- `url` field. Long URLs are judged on their text here, and on what their hosts name once per
+-- statement (app.check_long_url_hosts), so that a bulk insert asks the tables once.
 create function app.check_url_column() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -790,7 +801,8 @@ declare
   v_verdict record;
 begin
   if tg_op = 'INSERT' or new.url is distinct from old.url then
-    select * into v_verdict from app.judge_destination(new.url);
+    select * into v_verdict
+    from app.judge_destination(new.url, tg_table_name <> 'long_urls');
     if v_verdict.code is not null then
       perform app.link_error(v_verdict.code);
     end if;
@@ -855,36 +867,52 @@ comment on table app.destination_checks is
 alter table app.destination_checks enable row level security;
 revoke all on app.destination_checks from public, anon, authenticated;
 
-create function app.mark_destination_checked() returns trigger
+-- After a statement's row triggers judged each new or changed url's text: the hosts they name,
+-- all at once (own and banned domains refuse the whole statement, as the row triggers do), then
+-- the marks.
+create function app.check_long_url_hosts() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+declare
+  v_code text;
+  v_ids uuid[];
 begin
-  -- Only urls the before trigger judged: new rows, and changed urls (a row whose url stays as it
-  -- was keeps the mark it had, or its absence).
   if tg_op = 'INSERT' then
-    insert into app.destination_checks (long_url_id, url_md5)
-    select n.id, md5(n.url) from new_long_urls n
-    on conflict (long_url_id) do update set url_md5 = excluded.url_md5;
+    v_ids := array(select n.id from new_long_urls n);
   else
-    insert into app.destination_checks (long_url_id, url_md5)
-    select n.id, md5(n.url)
-    from new_long_urls n
-    join old_long_urls o on o.id = n.id
-    where n.url is distinct from o.url
-    on conflict (long_url_id) do update set url_md5 = excluded.url_md5;
+    v_ids := array(
+      select n.id from new_long_urls n join old_long_urls o on o.id = n.id
+      where n.url is distinct from o.url
+    );
   end if;
+  if cardinality(v_ids) = 0 then
+    return null;
+  end if;
+  -- url_not_allowed (our own domain) before url_banned, as the rule orders them.
+  select r.code into v_code
+  from app.hosts_refused(array(
+    select distinct l.host from public.long_urls l where l.id = any (v_ids)
+  )) as r
+  order by r.code desc
+  limit 1;
+  if v_code is not null then
+    perform app.link_error(v_code);
+  end if;
+  insert into app.destination_checks (long_url_id, url_md5)
+  select l.id, md5(l.url) from public.long_urls l where l.id = any (v_ids)
+  on conflict (long_url_id) do update set url_md5 = excluded.url_md5;
   return null;
 end;
 $$;
 
 -- After the row triggers: the before trigger refused or normalised every url in the statement.
-create trigger long_urls_mark_checked_inserts after insert on public.long_urls
+create trigger long_urls_check_hosts_inserts after insert on public.long_urls
   referencing new table as new_long_urls
-  for each statement execute function app.mark_destination_checked();
-create trigger long_urls_mark_checked_updates after update on public.long_urls
+  for each statement execute function app.check_long_url_hosts();
+create trigger long_urls_check_hosts_updates after update on public.long_urls
   referencing old table as old_long_urls new table as new_long_urls
-  for each statement execute function app.mark_destination_checked();
+  for each statement execute function app.check_long_url_hosts();
 
 -- A domain that becomes ours, or a ban: the destinations on it (or under it) are judged again.
 create function app.unmark_destinations_on_domain() returns trigger
@@ -981,7 +1009,7 @@ begin
 end;
 $$;
 
-grant execute on function app.judge_destination(text) to service_role;
+grant execute on function app.judge_destination(text, boolean) to service_role;
 
 -- Functions are executable by PUBLIC by default (per-schema default privileges cannot take
 -- that away): only the grants above apply.

@@ -46,6 +46,8 @@ begin
     row_number integer primary key,
     url text not null,
     domains text[] not null,
+    -- The destination's host once judged.
+    host text,
     alias text,
     drawn boolean not null,
     -- For a drawn alias: the function's first draw (randomAlias: 7 base62 characters).
@@ -67,14 +69,21 @@ begin
   analyze pg_temp.bulk_rows;
 
   -- The destination first: app.judge_destination, the rule every path shares (normalised form
-  -- stored, or the row's url error).
+  -- stored, or the row's url error): each row's text, then the chunk's hosts at once.
   update pg_temp.bulk_rows r
   set url = coalesce(j.url, r.url),
+    host = j.host,
     error_code = j.code,
     error_field = case when j.code is not null then 'url' end
   from pg_temp.bulk_rows b
-  cross join lateral app.judge_destination(b.url) as j
+  cross join lateral app.judge_destination(b.url, false) as j
   where r.row_number = b.row_number;
+  update pg_temp.bulk_rows r
+  set error_code = h.code, error_field = 'url', host = null
+  from app.hosts_refused(array(
+    select distinct b.host from pg_temp.bulk_rows b where b.error_code is null
+  )) as h
+  where r.error_code is null and r.host = h.host;
 
   -- The other rules of one row, in create_link's order; the first that fails names the row's
   -- error. A chosen alias (app.check_custom_alias_allowed, app.check_alias): allowed for this
