@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
+import { destinations } from '../../tests/fixtures/hostile-destinations.ts';
 import {
   bannedDomainList,
   checkDestination,
   destinationError,
   type DestinationPolicy,
   domainAndParents,
+  MAX_STORED_URL_LENGTH,
   MAX_URL_BYTES,
   normaliseDomain,
   type UrlErrorCode,
@@ -124,15 +126,15 @@ Deno.test('refuses CR, LF, tab, NUL and other control characters anywhere', asyn
     await assertRefused([input, 'url_invalid', 'control_character']);
 });
 
-Deno.test('refuses URLs over 8192 bytes, before and after encoding', async () => {
+Deno.test('refuses URLs over 8192 bytes as typed, or 2048 characters once encoded', async () => {
   const base = 'https://example.com/';
-  const fits = base + 'a'.repeat(MAX_URL_BYTES - base.length);
+  const fits = base + 'a'.repeat(MAX_STORED_URL_LENGTH - base.length);
   assert.equal((await checkDestination(fits, policy)).ok, true);
   await assertRefused([fits + 'a', 'url_invalid', 'too_long']);
   // Multi-byte characters count as their UTF-8 bytes.
   await assertRefused([base + 'é'.repeat(MAX_URL_BYTES / 2), 'url_invalid', 'too_long']);
   // Short as typed, too long once percent-encoded.
-  await assertRefused([base + ' '.repeat(3000) + 'x', 'url_invalid', 'too_long']);
+  await assertRefused([base + ' '.repeat(700) + 'x', 'url_invalid', 'too_long']);
 });
 
 Deno.test(
@@ -305,4 +307,25 @@ Deno.test('destinationError is the 422 the apps map to the url field', async () 
   const required = await checkDestination('', policy);
   assert.ok(!required.ok);
   assert.equal(destinationError(required).message, 'The URL field is required.');
+});
+
+Deno.test('judges the shared hostile and safe destinations as the database rule does', async () => {
+  const shared: DestinationPolicy = {
+    shortDomains: destinations.shortDomains,
+    isBanned: bannedDomainList(destinations.bannedDomains),
+  };
+  for (const entry of destinations.hostile) {
+    const result = await checkDestination(entry.url, shared);
+    assert.equal(result.ok, false, `${entry.url} was accepted`);
+    if (result.ok) continue;
+    assert.deepEqual(
+      [result.code, result.reason, result.range],
+      [entry.code, entry.reason, entry.range],
+      entry.url,
+    );
+  }
+  for (const entry of destinations.safe) {
+    const result = await checkDestination(entry.url, shared);
+    assert.deepEqual(result, { ok: true, url: entry.stored, host: entry.host }, entry.url);
+  }
 });

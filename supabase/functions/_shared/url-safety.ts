@@ -1,7 +1,14 @@
 /**
  * Is a long URL safe to shorten? Only public http(s) destinations: no internal or cloud-metadata
- * address in any spelling, no control characters, no credentials, nothing over 8 KB, no link to
- * our own short domains, nothing on a banned domain. Refusals carry the data-model error codes.
+ * address in any spelling, no control characters, no credentials, nothing over 8 KB as typed or
+ * 2048 characters stored, no link to our own short domains, nothing on a banned domain. Refusals
+ * carry the data-model error codes.
+ *
+ * The database holds the same rule (app.judge_destination, migration 20261122002200), which every
+ * write of a destination goes through; this copy is the edge functions' pre-check, so that a
+ * hostile URL is refused before anything else is looked up, with the form's other field errors.
+ * Both are tested on one list (supabase/tests/fixtures/hostile-destinations.json) and must give
+ * the same verdict and the same stored form.
  *
  * WHATWG URL parsing does the heavy lifting (it canonicalises decimal, octal, hex and shortened
  * IPv4 hosts, percent-encoded and full-width digits, and IDN to punycode); what it leaves as
@@ -13,7 +20,10 @@ import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { HttpError } from './http.ts';
 import { classifyIp, type IpRange, parseIp } from './ip-address.ts';
 
+/** Most UTF-8 bytes a URL may have as typed (before anything is parsed). */
 export const MAX_URL_BYTES = 8192;
+/** Most characters of the stored (normalised, percent-encoded) form: the columns' limit. */
+export const MAX_STORED_URL_LENGTH = 2048;
 
 export type UrlErrorCode = 'url_required' | 'url_invalid' | 'url_not_allowed' | 'url_banned';
 
@@ -130,11 +140,16 @@ function isInternalName(host: string): boolean {
   return INTERNAL_NAMES.has(host) || INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix));
 }
 
-/** The authority as written (between `//` and the first `/ ? # \`), and what ended it. */
-function rawAuthority(text: string): { authority: string; end: string | undefined } {
+/**
+ * The authority as written (between `//` and the first `/ ? # \\`), and what ended it; then as a
+ * parser reads it, once the slashes it skips after `//` are skipped.
+ */
+function rawAuthorities(text: string): { authority: string; end: string | undefined }[] {
   const rest = text.replace(WEB_SCHEME_AND_SLASHES, '');
-  const match = rest.match(/^([^/?#\\]*)([/?#\\])?/);
-  return { authority: match?.[1] ?? '', end: match?.[2] };
+  return [rest, rest.replace(/^[/\\]+/, '')].map((part) => {
+    const match = part.match(/^([^/?#\\]*)([/?#\\])?/);
+    return { authority: match?.[1] ?? '', end: match?.[2] };
+  });
 }
 
 export async function checkDestination(
@@ -156,9 +171,10 @@ export async function checkDestination(
 
   // Judged on the text as written: parsers disagree about `\` and `@` in the authority, and a
   // credential prefix (`https://bank.com@evil.example`) exists only to mislead the reader.
-  const { authority, end } = rawAuthority(text);
-  if (end === '\\') return refuse('url_not_allowed', 'ambiguous_authority');
-  if (authority.includes('@')) return refuse('url_not_allowed', 'userinfo');
+  for (const { authority, end } of rawAuthorities(text)) {
+    if (end === '\\') return refuse('url_not_allowed', 'ambiguous_authority');
+    if (authority.includes('@')) return refuse('url_not_allowed', 'userinfo');
+  }
 
   let url: URL;
   try {
@@ -190,8 +206,8 @@ export async function checkDestination(
   const candidates = ip ? [host] : domainAndParents(host);
   if (await policy.isBanned(candidates)) return refuse('url_banned', 'banned');
 
-  // Percent-encoding can grow the text: the stored form must fit too.
-  if (utf8Length(url.href) > MAX_URL_BYTES) return refuse('url_invalid', 'too_long');
+  // Percent-encoding can grow the text: the stored form must fit the columns.
+  if (url.href.length > MAX_STORED_URL_LENGTH) return refuse('url_invalid', 'too_long');
   return { ok: true, url: url.href, host };
 }
 

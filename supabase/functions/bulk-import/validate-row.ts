@@ -3,11 +3,12 @@
  * scheme, internal and metadata addresses in every notation, control characters, credentials,
  * size) and the tags' rules (shared validateTags). What needs the database — banned domains, our
  * own short domains, aliases taken or reserved, plan features, limits and credits — is checked
- * set-based by app.bulk_create_links.
+ * set-based by app.bulk_create_links, which judges every destination again with the database's
+ * rule (app.judge_destination) and stores its normalised form.
  */
 import { validateTags } from '../../../shared/src/validation/tags.ts';
 import { randomAlias } from '../_shared/alias.ts';
-import { checkDestination, domainAndParents } from '../_shared/url-safety.ts';
+import { checkDestination } from '../_shared/url-safety.ts';
 import type { BulkRow } from './rows.ts';
 
 /** Field → messages, as the create form's errors map (url, alias, tags.N, form). */
@@ -16,8 +17,6 @@ export type FieldErrors = Record<string, string[]>;
 export interface PreparedRow {
   row: number;
   url: string;
-  /** The destination's host and its parent domains, for the banned and own-domain checks. */
-  domains: string[];
   alias: string | null;
   /** A first draw for a row without an alias (the database draws again on a collision). */
   random_alias: string | null;
@@ -44,7 +43,6 @@ export async function checkRow(row: BulkRow): Promise<RowCheck> {
     row: {
       row: row.row,
       url: destination.url,
-      domains: domainAndParents(destination.host),
       alias: row.alias === '' ? null : row.alias,
       random_alias: row.alias === '' ? randomAlias() : null,
       tags: tags.tags,

@@ -17,7 +17,7 @@ import { countryOf } from '../_shared/clicks/geo.ts';
 import { shortUrlBaseFromEnv } from '../_shared/short-url.ts';
 import { parseTrustedProxies } from './client-address.ts';
 import { guestQuotaInDatabase, parseGuestQuota } from './guest-quota.ts';
-import { isIpBlockedInDatabase, lookupDomainsInDatabase } from './destination.ts';
+import { isIpBlockedInDatabase } from './destination.ts';
 import type { LinksDependencies } from './handler.ts';
 
 export function linksDependenciesFromEnv(env: EnvReader = Deno.env): LinksDependencies {
@@ -29,7 +29,6 @@ export function linksDependenciesFromEnv(env: EnvReader = Deno.env): LinksDepend
     },
     guestQuota: guestQuotaInDatabase(parseGuestQuota(env.get('GUEST_LINK_RATE_LIMIT'))),
     trustedProxies: parseTrustedProxies(env.get('TRUSTED_PROXIES')),
-    lookupDomains: lookupDomainsInDatabase,
     isIpBlocked: isIpBlockedInDatabase,
     now: () => new Date(),
     shortUrlBase: shortUrlBaseFromEnv(env),

@@ -7,9 +7,10 @@
  * 2. the body (request.ts): unknown fields, wrong types, the form's rules and the destination's
  *    text, per field (no I/O: hostile URLs stop here);
  * 3. for guests, the per-address quota (guest-quota.ts), then CCPA and the bot check (guest.ts);
- * 4. our own and banned domains (one indexed query);
- * 5. the workspace and public.create_link in one transaction as the caller (guests: as the
+ * 4. the workspace and public.create_link in one transaction as the caller (guests: as the
  *    service role, which is why the bot check comes first), random aliases drawn and retried.
+ *    The database holds the destination rule (app.judge_destination): it refuses our own and
+ *    banned domains, and stores its normalised form; step 2 only spares it hostile text.
  */
 import { AliasExhaustedError, type UniqueAliasOptions } from '../_shared/alias.ts';
 import { callerOf } from '../_shared/caller.ts';
@@ -20,7 +21,7 @@ import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { clientAddress, forwardedAddresses, type TrustedProxies } from './client-address.ts';
 import { insertLink, type LinkDraft, resolvePlacement } from './create.ts';
-import { checkDomains, type DomainLookup, type IpBlockCheck } from './destination.ts';
+import type { IpBlockCheck } from './destination.ts';
 import { codedDatabaseError, fieldError, refusalFromDatabase } from './errors.ts';
 import { admitGuest, type GuestChecks } from './guest.ts';
 import { type GuestQuotaCheck, guestQuotaExceeded } from './guest-quota.ts';
@@ -33,7 +34,6 @@ export interface LinksDependencies {
   /** Counts a guest's attempt against the per-address quota (guest-quota.ts). */
   guestQuota: GuestQuotaCheck;
   trustedProxies: TrustedProxies;
-  lookupDomains: DomainLookup;
   isIpBlocked: IpBlockCheck;
   now: () => Date;
   /** Where short domains are served: the answer's tiny_url (SHORT_URL_BASE). */
@@ -99,10 +99,8 @@ export function createLinksHandler(
         ccpaAccepted: input.ccpaAccepted,
       });
     }
-    const destination = await checkDomains(input.destination, deps.lookupDomains);
-
     const draft: LinkDraft = {
-      url: destination.url,
+      url: input.destination.url,
       domain: input.domain,
       alias: input.alias,
       tags: input.tags,

@@ -18,7 +18,7 @@ export const BODY_NOT_AN_OBJECT = 'The request body must be a JSON object.';
 export const BODY_TOO_LARGE = 'The request body must not be greater than 64 kilobytes.';
 
 export interface LinkRequest {
-  /** The URL, normalised and judged safe from its text (destination.ts, step 1). */
+  /** The URL, normalised and judged safe from its text (destination.ts, the pre-check). */
   destination: SafeDestination;
   domain: string;
   alias: string | null;
@@ -121,7 +121,7 @@ function parseObject(text: string): Record<string, unknown> {
 
 /**
  * Validates a parsed body at `now` (the expiry window moves with the clock). The URL's text is
- * judged with the other fields (destination.ts, step 1), so one answer names every field at
+ * judged with the other fields (destination.ts, the pre-check), so one answer names every field at
  * fault; a URL refused alone keeps its own code (url_not_allowed…).
  */
 export async function validateLinkRequest(body: unknown, now: Date): Promise<LinkRequest> {

@@ -10,7 +10,7 @@ import type { ShortUrlBase } from '../_shared/short-url.ts';
 import { sql } from '../_shared/sql.ts';
 import { type StackEnv, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { parseTrustedProxies } from './client-address.ts';
-import { isIpBlockedInDatabase, lookupDomainsInDatabase } from './destination.ts';
+import { isIpBlockedInDatabase } from './destination.ts';
 import { guestQuotaInDatabase } from './guest-quota.ts';
 import { createLinksHandler, type LinksDependencies } from './handler.ts';
 
@@ -35,7 +35,6 @@ export function stackDependencies(overrides: Partial<LinksDependencies> = {}): L
     // Out of reach, as on the test stack: guest-quota tests pass a quota of their own.
     guestQuota: guestQuotaInDatabase({ limit: 1_000_000, windowSeconds: 3600 }),
     trustedProxies: parseTrustedProxies('127.0.0.0/8,::1'),
-    lookupDomains: lookupDomainsInDatabase,
     isIpBlocked: isIpBlockedInDatabase,
     now: () => new Date(),
     shortUrlBase,

@@ -100,7 +100,7 @@ async function clicksOf(db: Sql, aliasId: string) {
     }[]
   >`select country, device, browser, os, referrer_host, is_bot, is_qr,
       ip_hash is not null as has_hash
-    from public.clicks where alias_id = ${aliasId} order by time`;
+    from public.clicks where alias_id = ${aliasId} order by time, is_bot`;
   return [...rows];
 }
 

@@ -10,7 +10,8 @@
  *   the 404 page;
  * - expired, archived, or an inactive destination: the domain's 404 redirect if it has one (the
  *   owner's choice of where dead links go), else a 410 page saying which;
- * - terminated by staff, or a banned destination: a 410 page, always (the visitor must learn why);
+ * - terminated by staff, or a banned destination (or one the database's destination rule refuses,
+ *   e.g. an internal address stored before the rule): a 410 page, always (the visitor must learn why);
  * - the account's monthly redirects used up: a 402 page (see allowance.ts);
  * - the preview route: a 200 page showing the destination, linking through the short URL;
  * - otherwise the destination (see destination.ts) with the domain's status: 302 by default, 301

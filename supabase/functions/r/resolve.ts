@@ -49,6 +49,7 @@ export interface ResolvedRow {
   expires_at: Date | string | null;
   url: string | null;
   url_status: string | null;
+  /** Banned, or refused by the destination rule (app.judge_destination): never redirected to. */
   destination_banned: boolean;
 }
 

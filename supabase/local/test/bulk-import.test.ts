@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../../shared/src/errors.ts';
+import { destinations } from '../../tests/fixtures/hostile-destinations.ts';
 import { closeDatabase, database } from './auth-helpers.ts';
 import {
   bulkUser,
@@ -215,5 +217,64 @@ describe('when the job is done', () => {
         },
       },
     ]);
+  });
+});
+
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const NOT_KEPT_BY_THE_READER = /[\u0000-\u001f\u007f\u0085\u2028\u2029]| {2}/;
+
+describe('the shared hostile destinations', () => {
+  it('refuses each hostile row with its message and stores the safe rows normalised', async () => {
+    const user = await bulkUser('bulk-hostile');
+    // Blank cells are skipped rows, and the sheet reader trims cells (line separators included)
+    // and does not keep control characters or runs of spaces as sent: those entries are judged
+    // by the database and Deno tests alone.
+    const hostile = destinations.hostile.filter(
+      (entry) => entry.url.trim() !== '' && !NOT_KEPT_BY_THE_READER.test(entry.url),
+    );
+    const created: string[] = [];
+    try {
+      for (const own of destinations.shortDomains) {
+        const { rowCount } = await database().query(
+          `insert into public.domains (domain, kind, verification_status, verified_at)
+           values ($1, 'common', 'verified', now()) on conflict do nothing`,
+          [own],
+        );
+        if (rowCount) created.push(own);
+      }
+      await database().query(
+        `insert into public.banned_domains (domain) select unnest($1::text[]) on conflict do nothing`,
+        [destinations.bannedDomains],
+      );
+      const entries = [...hostile, ...destinations.safe];
+      const answer = await upload(csv([['url'], ...entries.map((entry) => [entry.url])]), {
+        token: user.token,
+        domain,
+      });
+      expect(answer.body.total).toBe(entries.length);
+      const job = await finishedJob(answer.body.job_id!);
+      expect(job).toMatchObject({ status: 'completed', created: destinations.safe.length });
+      expect(job.errors).toEqual(
+        Object.fromEntries(
+          hostile.map((entry, index) => [
+            String(index + 2),
+            { url: [ERROR_CODES[entry.code].message] },
+          ]),
+        ),
+      );
+      const stored = (await linksOn(domain, user.id)).map((link) => link.url);
+      expect(stored.sort()).toEqual(destinations.safe.map((entry) => entry.stored).sort());
+    } finally {
+      // Other files count what is stored anywhere (e.g. no IPv6 destination): leave nothing.
+      await database().query(`delete from public.long_urls where account_id = $1`, [
+        user.personalAccountId,
+      ]);
+      await database().query(`delete from public.banned_domains where domain = any($1::text[])`, [
+        destinations.bannedDomains,
+      ]);
+      await database().query(`delete from public.domains where domain = any($1::text[])`, [
+        created,
+      ]);
+    }
   });
 });
