@@ -27,7 +27,7 @@ export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
         </Title>
         <Group gap="sm">
           {report.isFetching && !report.isPending && (
-            <Loader size="xs" aria-label="Updating the clicks" />
+            <Loader size="xs" role="status" aria-label="Updating the clicks" />
           )}
           <PeriodPicker value={period} onChange={setPeriod} />
         </Group>

@@ -54,7 +54,7 @@ export function ClicksOverTime({
           <Suspense
             fallback={
               <Center h="100%">
-                <Loader size="sm" aria-label="Loading the chart" />
+                <Loader size="sm" role="status" aria-label="Loading the chart" />
               </Center>
             }
           >

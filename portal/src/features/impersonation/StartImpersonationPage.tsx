@@ -42,7 +42,7 @@ export default function StartImpersonationPage() {
           {failure}
         </Alert>
       ) : (
-        <Loader mt="md" aria-label="Signing in as the user" />
+        <Loader mt="md" role="status" aria-label="Signing in as the user" />
       )}
     </Container>
   );

@@ -46,7 +46,7 @@ export default function StopImpersonatingPage() {
           {failure}
         </Alert>
       ) : (
-        <Loader mt="md" aria-label="Returning to your account" />
+        <Loader mt="md" role="status" aria-label="Returning to your account" />
       )}
     </Container>
   );

@@ -145,7 +145,7 @@ export function TwoFactorSection() {
           </CodeForm>
         </Stack>
       ) : status.isPending ? (
-        <Loader size="sm" aria-label="Loading two-factor settings" />
+        <Loader size="sm" role="status" aria-label="Loading two-factor settings" />
       ) : status.isError ? (
         <Alert color="red" role="alert" title="Could not load your two-factor settings">
           <Button variant="default" size="xs" onClick={() => void status.refetch()}>

@@ -94,7 +94,7 @@ function ReportLayout({
           </div>
           <Group gap="sm" align="center">
             {report.isFetching && !report.isPending && (
-              <Loader size="xs" aria-label="Updating the analytics" />
+              <Loader size="xs" role="status" aria-label="Updating the analytics" />
             )}
             <PeriodPicker value={period} onChange={onPeriodChange} allowed={allowedPeriods} />
           </Group>

@@ -119,7 +119,7 @@ function SandboxWidget({
             else reset();
           }}
         />
-        {state === 'solving' ? <Loader size="xs" aria-label="Checking" /> : null}
+        {state === 'solving' ? <Loader size="xs" role="status" aria-label="Checking" /> : null}
       </Group>
       <Text size="xs" c="gray.7" mt={4}>
         Bot check (local sandbox)
@@ -136,7 +136,7 @@ export function BotCheck(props: BotCheckProps) {
   if (props.config.provider === 'sandbox')
     return <SandboxWidget {...props} config={props.config} />;
   return (
-    <Suspense fallback={<Loader size="sm" aria-label="Loading the bot check" />}>
+    <Suspense fallback={<Loader size="sm" role="status" aria-label="Loading the bot check" />}>
       <HCaptchaWidget {...props} config={props.config} />
     </Suspense>
   );

@@ -78,7 +78,7 @@ export function BulkLinkForm({ organization, sticky, onScheduled }: BulkLinkForm
 
   const busy = bulkImport.isPending;
   if (model.loading) {
-    return <Loader size="sm" aria-label="Loading the create form" />;
+    return <Loader size="sm" role="status" aria-label="Loading the create form" />;
   }
   return (
     <form

@@ -15,7 +15,7 @@ export function LazyCreateLinkForm(props: CreateLinkFormProps) {
     <Suspense
       fallback={
         <Paper withBorder p="lg" radius="md" mih={200}>
-          <Loader size="sm" aria-label="Loading the create form" />
+          <Loader size="sm" role="status" aria-label="Loading the create form" />
         </Paper>
       }
     >

@@ -237,7 +237,7 @@ export function SingleLinkForm({
   }
 
   if (model.loading) {
-    return <Loader size="sm" aria-label="Loading the create form" />;
+    return <Loader size="sm" role="status" aria-label="Loading the create form" />;
   }
   if (model.failed) {
     return (

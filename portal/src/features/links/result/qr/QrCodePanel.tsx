@@ -40,7 +40,7 @@ export default function QrCodePanel({ shortUrl }: { shortUrl: string }) {
   if (drawing.state === 'loading') {
     return (
       <Group justify="center" mih={QR_CODE.displaySize}>
-        <Loader aria-label="Drawing the QR code" />
+        <Loader role="status" aria-label="Drawing the QR code" />
       </Group>
     );
   }
