@@ -31,6 +31,9 @@ async function sharedAnalyticsPath(): Promise<string> {
  */
 for (const width of BREAKPOINT_WIDTHS) {
   test(`main screens at ${width} px`, async ({ page, factories, saveScreenshot }) => {
+    // A walk through a dozen screens, each shot full-page and scanned by axe: on a loaded 2-core
+    // machine that alone comes near the default 60 s.
+    test.slow();
     const user = await factories.createConfirmedUser({ userMetadata: { name: 'Ada Lovelace' } });
     await page.setViewportSize({ width, height: 900 });
 
