@@ -7,6 +7,7 @@
  */
 import { LinkCache, linkCacheKey } from '../_shared/clicks/cache.ts';
 import type { Sql } from '../_shared/sql.ts';
+import type { RedirectRoute } from '../../../shared/src/routing.ts';
 
 export interface DomainFacts {
   /** Not disabled, deleted or blocked, and verified. */
@@ -27,6 +28,8 @@ export interface LinkFacts {
   /** Milliseconds since the epoch, or null for no expiry. */
   expiresAt: number | null;
   destination: string;
+  /** The link's redirect routes in order (cached with it, dropped with it); usually none. */
+  routes: readonly RedirectRoute[];
 }
 
 export interface Resolved {
@@ -51,6 +54,8 @@ export interface ResolvedRow {
   url_status: string | null;
   /** Banned, or refused by the destination rule (app.judge_destination): never redirected to. */
   destination_banned: boolean;
+  /** The link's routes (app.link_routes), or null when it has none. */
+  routes: RedirectRoute[] | null;
 }
 
 function isHttpUrl(text: string): boolean {
@@ -89,6 +94,8 @@ export function resolvedFromRow(row: ResolvedRow): Resolved {
       state: linkState(row),
       expiresAt: row.expires_at === null ? null : new Date(row.expires_at).getTime(),
       destination: row.url ?? '',
+      // Never send a visitor to something that is not a web address, whatever got stored.
+      routes: (row.routes ?? []).filter((route) => isHttpUrl(route.url)),
     },
   };
 }
