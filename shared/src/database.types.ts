@@ -2870,6 +2870,17 @@ export type Database = {
       link_analytics_access: { Args: { p_alias_id: string }; Returns: Json };
       mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
       mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
+      preview_link: {
+        Args: { p_alias: string; p_domain?: string };
+        Returns: {
+          alias: string;
+          domain: string;
+          host: string;
+          safe: boolean;
+          state: string;
+          url: string;
+        }[];
+      };
       public_link_analytics: { Args: { p_period?: string; p_token: string }; Returns: Json };
       reject_invitation: {
         Args: { p_invitation_id: string };

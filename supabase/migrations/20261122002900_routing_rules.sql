@@ -565,3 +565,54 @@ revoke execute on function public.route_builder_init(), public.save_alias_routes
 grant execute on function public.route_builder_init(), public.save_alias_routes(uuid, jsonb)
   to authenticated, service_role;
 revoke execute on all functions in schema app from public;
+
+-- ---------------------------------------------------------------------------------------------
+-- 6. The portal's preview page (/preview/deprecated/{alias}/{addPath}): where a short link goes,
+-- for anyone (the short domain's own preview, `/{alias}+`, tells the same to anyone). Reads only:
+-- a preview never counts a click. Without p_domain, the first common domain open to guests (the
+-- one the portal shortens on by default). The destination is answered only for a link that
+-- would redirect there; otherwise `state` says why not, and `safe` is false for a destination
+-- that is banned or that the destination rule refuses.
+create function public.preview_link(p_alias text, p_domain text default null)
+returns table (domain text, alias text, state text, safe boolean, url text, host text)
+language sql stable security definer
+set search_path = ''
+as $$
+  with d as (
+    select d.id, d.domain::text as domain
+    from public.domains d
+    where not (d.is_disabled or d.is_deleted or d.is_blocked)
+      and d.verification_status = 'verified'
+      and (case when p_domain is null then d.kind = 'common' and d.allow_for_guests
+        else d.domain = lower(p_domain) end)
+    order by d.created_at, d.domain
+    limit 1
+  ),
+  link as (
+    select d.domain, a.alias::text as alias, a.status, a.expires_at, l.url, l.host,
+      l.status as url_status,
+      coalesce(app.is_domain_banned(l.host), false)
+        or (select v.code from app.judge_destination(l.url) v) is not null as refused
+    from d
+    join public.aliases a on a.domain_id = d.id
+      and a.alias operator(extensions.=) p_alias::extensions.citext
+    join public.long_urls l on l.id = a.long_url_id
+  ),
+  judged as (
+    select k.*, case
+        when k.status in ('deleted') then 'not_found'
+        when k.status = 'terminated' or k.url_status = 'terminated' or k.refused then 'blocked'
+        when k.status = 'archived' or k.url_status = 'inactive' then 'inactive'
+        when k.expires_at is not null and k.expires_at <= now() then 'expired'
+        else 'active' end as state
+    from link k
+  )
+  select j.domain, j.alias, j.state, not j.refused and j.state <> 'blocked',
+    case when j.state = 'active' then j.url end,
+    case when j.state <> 'not_found' then j.host end
+  from judged j
+$$;
+comment on function public.preview_link(text, text) is
+  'Where a short link goes (the preview page): destination, host, whether it is safe; counts nothing.';
+revoke execute on function public.preview_link(text, text) from public;
+grant execute on function public.preview_link(text, text) to anon, authenticated, service_role;
