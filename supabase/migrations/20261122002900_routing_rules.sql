@@ -211,7 +211,22 @@ as $$
     and (select v.code from app.judge_destination(r.url) v) is null
 $$;
 
--- app.resolve_short_links of migration 002200 with the routes column added.
+-- A link's clicks so far, robots excluded: the rolled-up hours and the raw clicks after them.
+-- Asked only for links with a rule on "Number of clicks"; `r` adds the redirects it makes
+-- itself until it loads the link again (its cache keeps a link a minute at most).
+create function app.link_click_count(p_alias_id uuid) returns bigint
+language sql stable security definer
+set search_path = ''
+as $$
+  select coalesce((select sum(s.clicks - s.bot_clicks) from public.click_stats_hourly s
+      where s.alias_id = p_alias_id and s.hour < m.rolled_until), 0)
+    + (select count(*) from public.clicks c
+      where c.alias_id = p_alias_id and c.time >= m.rolled_until and not c.is_bot)
+  from app.click_rollup_state m
+$$;
+
+-- app.resolve_short_links of migration 002200 with the routes (and, for rules on the number of
+-- clicks, the link's clicks) added.
 drop function app.resolve_short_links(text[], text[]);
 create function app.resolve_short_links(p_domains text[], p_aliases text[])
 returns table (
@@ -228,7 +243,8 @@ returns table (
   url text,
   url_status text,
   destination_banned boolean,
-  routes jsonb
+  routes jsonb,
+  clicks bigint
 )
 language plpgsql stable security definer
 set search_path = ''
@@ -261,7 +277,12 @@ begin
       -- Most links have no route: the index on alias_routes (alias_id, position) answers that.
       case when a.id is not null
         and exists (select 1 from public.alias_routes r where r.alias_id = a.id)
-        then app.link_routes(a.id) end
+        then app.link_routes(a.id) end,
+      case when a.id is not null and exists (
+          select 1 from public.alias_routes r
+          join public.alias_route_rules u on u.route_id = r.id
+          where r.alias_id = a.id and u.value_id = 'clicks')
+        then app.link_click_count(a.id) end
     from wanted w
     join domains d on d.domain = w.domain
     -- citext's equality lives in schema extensions, outside this function's search path.
@@ -558,8 +579,8 @@ $$;
 comment on function public.save_alias_routes(uuid, jsonb) is
   'Replaces a link''s redirect routes (in order) with the given ones, all or nothing.';
 
-grant execute on function app.link_routes(uuid), app.resolve_short_links(text[], text[])
-  to service_role;
+grant execute on function app.link_routes(uuid), app.link_click_count(uuid),
+  app.resolve_short_links(text[], text[]) to service_role;
 revoke execute on function public.route_builder_init(), public.save_alias_routes(uuid, jsonb)
   from public, anon;
 grant execute on function public.route_builder_init(), public.save_alias_routes(uuid, jsonb)

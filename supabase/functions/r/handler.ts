@@ -101,6 +101,9 @@ function continuePath(alias: string, addPath: string, search: string): string {
 }
 
 export function createRedirectHandler(deps: RedirectDependencies) {
+  // Redirects made here since each link was loaded, for rules on its number of clicks: a reload
+  // (a new LinkFacts, at most a minute later) brings the database's count and starts again.
+  const redirectsSinceLoad = new WeakMap<LinkFacts, number>();
   return async (request: Request): Promise<Response> => {
     const head = request.method === 'HEAD';
     if (request.method !== 'GET' && !head)
@@ -135,12 +138,18 @@ export function createRedirectHandler(deps: RedirectDependencies) {
       const location = destinationFor(link.destination, route.addPath, url.search);
       return previewResponse(location, continuePath(route.alias, route.addPath, url.search), head);
     }
-    const matched =
-      link.routes.length > 0
-        ? matchRoute(link.routes, await deps.visitor(request, url, link.routes, now))
-        : null;
+    let matched: RedirectRoute | null = null;
+    if (link.routes.length > 0) {
+      const visitor = await deps.visitor(request, url, link.routes, now);
+      if (link.clicks !== null) visitor.clicks = link.clicks + (redirectsSinceLoad.get(link) ?? 0);
+      matched = matchRoute(link.routes, visitor);
+    }
     const location = destinationFor(matched?.url ?? link.destination, route.addPath, url.search);
-    if (!head) deps.record(deps.capture(request, url, link.aliasId, now, matched?.id ?? null));
+    if (!head) {
+      if (link.clicks !== null)
+        redirectsSinceLoad.set(link, (redirectsSinceLoad.get(link) ?? 0) + 1);
+      deps.record(deps.capture(request, url, link.aliasId, now, matched?.id ?? null));
+    }
     return redirect(location, link.routes.length > 0 ? 302 : domain.redirectStatus);
   };
 }

@@ -53,6 +53,7 @@ Deno.test('batches are capped at maxBatch keys', async () => {
 
 const row = (overrides: Partial<ResolvedRow>): ResolvedRow => ({
   routes: null,
+  clicks: null,
   domain: 's.test',
   alias: 'abc',
   domain_usable: true,

@@ -30,6 +30,8 @@ export interface LinkFacts {
   destination: string;
   /** The link's redirect routes in order (cached with it, dropped with it); usually none. */
   routes: readonly RedirectRoute[];
+  /** The link's clicks when it was loaded, for rules on the number of clicks; else null. */
+  clicks: number | null;
 }
 
 export interface Resolved {
@@ -56,6 +58,8 @@ export interface ResolvedRow {
   destination_banned: boolean;
   /** The link's routes (app.link_routes), or null when it has none. */
   routes: RedirectRoute[] | null;
+  /** Only for links with a rule on the number of clicks (bigint: text from the driver). */
+  clicks: string | number | null;
 }
 
 function isHttpUrl(text: string): boolean {
@@ -96,6 +100,7 @@ export function resolvedFromRow(row: ResolvedRow): Resolved {
       destination: row.url ?? '',
       // Never send a visitor to something that is not a web address, whatever got stored.
       routes: (row.routes ?? []).filter((route) => isHttpUrl(route.url)),
+      clicks: row.clicks === null || row.clicks === undefined ? null : Number(row.clicks),
     },
   };
 }

@@ -152,6 +152,25 @@ Deno.test('a route to an unsafe destination is refused, and a later ban stops it
   }),
 );
 
+Deno.test('a rule on the number of clicks counts the stored clicks and this instance’s since', () =>
+  withScene({}, async (scene, redirector) => {
+    const aliasId = await scene.link('popular', 'https://example.com/early');
+    await scene.db`select app.record_clicks(${JSON.stringify([
+      { time: new Date().toISOString(), alias_id: aliasId, device: 'mobile' },
+    ])}::text::json)`;
+    await addRoute(scene, aliasId, 0, 'https://example.com/late', [
+      { value: 'clicks', operation: 'greater_than', operands: ['2'] },
+    ]);
+    const go = async () =>
+      (await redirector.handler(visit(scene, '/popular'))).headers.get('location');
+    // One stored click, then two made here: the third visit sees 3 > 2.
+    assert.deepEqual(
+      [await go(), await go(), await go()],
+      ['https://example.com/early', 'https://example.com/early', 'https://example.com/late'],
+    );
+  }),
+);
+
 Deno.test('a `+` after the alias previews the link and counts nothing', () =>
   withScene({}, async (scene, redirector) => {
     const aliasId = await scene.link('look', 'https://example.com/look');
