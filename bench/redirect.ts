@@ -4,10 +4,10 @@
  * answering a static 302 in the same run:
  *   1. the bare Deno 302 server (the ceiling for this machine);
  *   2. 1,000 hot links, every click recorded (target >= 25,000 req/s, p99 < 10 ms);
- *   3. all-distinct aliases, i.e. link-cache misses (target >= 8,000 req/s);
- *   4. 1,000 hot links with three redirect routes each (country, device, language) that no
+ *   3. 1,000 hot links with three redirect routes each (country, device, language) that no
  *      visitor of the load matches, so every rule is evaluated on every request (the
  *      evaluation must cost no database round trip: compare with phase 2);
+ *   4. all-distinct aliases, i.e. link-cache misses (target >= 8,000 req/s);
  * and after each `r` phase, the clicks recorded against the redirects served (they must match).
  * Prints its figures; it is not a timed test.
  *
@@ -322,17 +322,17 @@ async function main() {
     const hotClicks = (await settledClicks(db, beforeHot + hot.redirects)) - beforeHot;
     log(`  ${accounting(hotClicks, hot)}`);
 
-    const beforeCold = await settledClicks(db);
-    const cold = await load(rPort, LOAD.durationSeconds, (n) => `/r/c${n % COLD_LINKS}`);
-    log(describe('r, distinct aliases (misses)', cold, bareFigures));
-    const coldClicks = (await settledClicks(db, beforeCold + cold.redirects)) - beforeCold;
-    log(`  ${accounting(coldClicks, cold)}`);
     await load(rPort, LOAD.warmupSeconds, (n) => `/r/rh${n % HOT_LINKS}`);
     const beforeRouted = await settledClicks(db);
     const routed = await load(rPort, LOAD.durationSeconds, (n) => `/r/rh${n % HOT_LINKS}`);
     log(describe('r, 1,000 routed hot links', routed, bareFigures));
     const routedClicks = (await settledClicks(db, beforeRouted + routed.redirects)) - beforeRouted;
     log(`  ${accounting(routedClicks, routed)}`);
+    const beforeCold = await settledClicks(db);
+    const cold = await load(rPort, LOAD.durationSeconds, (n) => `/r/c${n % COLD_LINKS}`);
+    log(describe('r, distinct aliases (misses)', cold, bareFigures));
+    const coldClicks = (await settledClicks(db, beforeCold + cold.redirects)) - beforeCold;
+    log(`  ${accounting(coldClicks, cold)}`);
     if (cold.redirects > COLD_LINKS)
       log(
         `  (more requests than cold links: aliases repeated after ${thousands(COLD_LINKS)}, each long out of the 10,000-entry cache)`,
