@@ -4,7 +4,10 @@
  * answering a static 302 in the same run:
  *   1. the bare Deno 302 server (the ceiling for this machine);
  *   2. 1,000 hot links, every click recorded (target >= 25,000 req/s, p99 < 10 ms);
- *   3. all-distinct aliases, i.e. link-cache misses (target >= 8,000 req/s);
+ *   3. 1,000 hot links with three redirect routes each (country, device, language) that no
+ *      visitor of the load matches, so every rule is evaluated on every request (the
+ *      evaluation must cost no database round trip: compare with phase 2);
+ *   4. all-distinct aliases, i.e. link-cache misses (target >= 8,000 req/s);
  * and after each `r` phase, the clicks recorded against the redirects served (they must match).
  * Prints its figures; it is not a timed test.
  *
@@ -75,9 +78,11 @@ async function createLinks(db: pg.Client): Promise<void> {
      values ($1, 'common', 'verified', now(), 302)`,
     [DOMAIN],
   );
-  // Hot links h0…h999 and cold links c0…: one long URL each, one statement per kind.
+  // Hot links h0…h999, routed hot links rh0…rh999 and cold links c0…: one long URL each, one
+  // statement per kind.
   for (const [prefix, count] of [
     ['h', HOT_LINKS],
+    ['rh', HOT_LINKS],
     ['c', COLD_LINKS],
   ] as const) {
     await db.query(
@@ -95,6 +100,22 @@ async function createLinks(db: pg.Client): Promise<void> {
       [userId, prefix, count, DOMAIN],
     );
   }
+  // The load comes from British addresses on desktops and phones without Accept-Language.
+  await db.query(
+    `insert into public.alias_routes (alias_id, account_id, position, url)
+     select a.id, a.account_id, p, 'https://example.org/route/' || p
+     from public.aliases a, generate_series(0, 2) as p
+     where a.alias like 'rh%'`,
+  );
+  await db.query(
+    `insert into public.alias_route_rules (route_id, account_id, position, value_id,
+       condition_id, operation_id, operands)
+     select r.id, r.account_id, 0, v.value_id, 'if', v.operation_id, v.operands
+     from public.alias_routes r
+     join (values (0, 'country', 'in', '{DE,AT}'::text[]), (1, 'device', 'equals', '{tablet}'),
+       (2, 'language', 'equals', '{fr}')) as v(position, value_id, operation_id, operands)
+       on v.position = r.position`,
+  );
 }
 
 async function clicksRecorded(db: pg.Client): Promise<number> {
@@ -301,6 +322,12 @@ async function main() {
     const hotClicks = (await settledClicks(db, beforeHot + hot.redirects)) - beforeHot;
     log(`  ${accounting(hotClicks, hot)}`);
 
+    await load(rPort, LOAD.warmupSeconds, (n) => `/r/rh${n % HOT_LINKS}`);
+    const beforeRouted = await settledClicks(db);
+    const routed = await load(rPort, LOAD.durationSeconds, (n) => `/r/rh${n % HOT_LINKS}`);
+    log(describe('r, 1,000 routed hot links', routed, bareFigures));
+    const routedClicks = (await settledClicks(db, beforeRouted + routed.redirects)) - beforeRouted;
+    log(`  ${accounting(routedClicks, routed)}`);
     const beforeCold = await settledClicks(db);
     const cold = await load(rPort, LOAD.durationSeconds, (n) => `/r/c${n % COLD_LINKS}`);
     log(describe('r, distinct aliases (misses)', cold, bareFigures));
@@ -326,6 +353,8 @@ async function main() {
         describe('  r, distinct aliases', cold, bareFigures),
         `    target >= ${thousands(TARGETS.coldRequestsPerSecond)} req/s: ${verdict(cold.requestsPerSecond >= TARGETS.coldRequestsPerSecond)}`,
         `    ${accounting(coldClicks, cold)}`,
+        describe('  r, routed hot links', routed, bareFigures),
+        `    ${((routed.requestsPerSecond / hot.requestsPerSecond) * 100).toFixed(0)}% of the plain hot links' rate; ${accounting(routedClicks, routed)}`,
         '',
       ].join('\n'),
     );
@@ -335,7 +364,12 @@ async function main() {
       .filter((line) => /error|fail/i.test(line));
     if (complaints.length > 0)
       console.log(`The function logged:\n${complaints.slice(0, 20).join('\n')}`);
-    if (!accounted(hotClicks, hot) || !accounted(coldClicks, cold)) process.exitCode = 1;
+    if (
+      !accounted(hotClicks, hot) ||
+      !accounted(coldClicks, cold) ||
+      !accounted(routedClicks, routed)
+    )
+      process.exitCode = 1;
   } finally {
     await stop(redirector);
     await stop(bare);

@@ -1,15 +1,41 @@
 import type { TestUser } from './factories.ts';
 import { serviceClient } from './shell.ts';
 
+interface DemoPlan {
+  planId: string;
+  priceId: string;
+  name: string;
+  amount: number;
+}
+
 /** The demo Pro plan's yearly price (supabase/seeds/10_accounts.sql): analytics, custom aliases,
  * tags, expiry, destination changes. */
-const PRO = {
+const PRO: DemoPlan = {
   planId: '00000000-0000-4000-8000-000000000602',
   priceId: '00000000-0000-4000-8000-000000000622',
+  name: 'pro',
+  amount: 12900,
+};
+
+/** The demo Business plan's yearly price: Pro's features and redirect routes, bulk, logs… */
+const BUSINESS: DemoPlan = {
+  planId: '00000000-0000-4000-8000-000000000603',
+  priceId: '00000000-0000-4000-8000-000000000632',
+  name: 'business',
+  amount: 49900,
 };
 
 /** Puts a user's personal account on Pro, as a paid checkout would. */
-export async function subscribeToPro(user: TestUser): Promise<void> {
+export function subscribeToPro(user: TestUser): Promise<void> {
+  return subscribeTo(user, PRO);
+}
+
+/** Puts a user's personal account on Business, as a paid checkout would. */
+export function subscribeToBusiness(user: TestUser): Promise<void> {
+  return subscribeTo(user, BUSINESS);
+}
+
+async function subscribeTo(user: TestUser, plan: DemoPlan): Promise<void> {
   const admin = serviceClient();
   const { data: profile, error } = await admin
     .from('profiles')
@@ -19,12 +45,12 @@ export async function subscribeToPro(user: TestUser): Promise<void> {
   if (error) throw new Error(`No profile for ${user.email}: ${error.message}`);
   const { error: insertError } = await admin.from('subscriptions').insert({
     account_id: profile.personal_account_id,
-    plan_id: PRO.planId,
-    price_id: PRO.priceId,
-    name: 'pro',
-    group: 'pro',
+    plan_id: plan.planId,
+    price_id: plan.priceId,
+    name: plan.name,
+    group: plan.name,
     interval: 'yearly',
-    amount: 12900,
+    amount: plan.amount,
     currency: 'USD',
     billing_type: 1,
     billing_status: 'active',

@@ -23,6 +23,7 @@ export function stackShortUrl(domain: string, alias: string): string {
  */
 export function openShortUrl(
   address: string,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; location: string | undefined }> {
   const url = new URL(address);
   return new Promise((resolve, reject) => {
@@ -31,7 +32,7 @@ export function openShortUrl(
         host: '127.0.0.1',
         port: url.port,
         path: `${url.pathname}${url.search}`,
-        headers: { host: url.host, 'user-agent': DESKTOP_CHROME, accept: 'text/html' },
+        headers: { host: url.host, 'user-agent': DESKTOP_CHROME, accept: 'text/html', ...headers },
       },
       (response) => {
         response.resume();

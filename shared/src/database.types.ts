@@ -159,6 +159,7 @@ export type Database = {
       alias_route_rules: {
         Row: {
           account_id: string;
+          argument: string | null;
           condition_id: string;
           id: string;
           operands: string[];
@@ -169,6 +170,7 @@ export type Database = {
         };
         Insert: {
           account_id: string;
+          argument?: string | null;
           condition_id: string;
           id?: string;
           operands?: string[];
@@ -179,6 +181,7 @@ export type Database = {
         };
         Update: {
           account_id?: string;
+          argument?: string | null;
           condition_id?: string;
           id?: string;
           operands?: string[];
@@ -854,6 +857,7 @@ export type Database = {
           is_qr: boolean;
           os: string | null;
           referrer_host: string | null;
+          route_id: string | null;
           time: string;
         };
         Insert: {
@@ -867,6 +871,7 @@ export type Database = {
           is_qr?: boolean;
           os?: string | null;
           referrer_host?: string | null;
+          route_id?: string | null;
           time: string;
         };
         Update: {
@@ -880,6 +885,7 @@ export type Database = {
           is_qr?: boolean;
           os?: string | null;
           referrer_host?: string | null;
+          route_id?: string | null;
           time?: string;
         };
         Relationships: [];
@@ -1901,6 +1907,7 @@ export type Database = {
       };
       route_values: {
         Row: {
+          argument: string | null;
           custom_values: boolean;
           id: string;
           is_assoc: boolean;
@@ -1909,6 +1916,7 @@ export type Database = {
           values: Json | null;
         };
         Insert: {
+          argument?: string | null;
           custom_values?: boolean;
           id: string;
           is_assoc?: boolean;
@@ -1917,6 +1925,7 @@ export type Database = {
           values?: Json | null;
         };
         Update: {
+          argument?: string | null;
           custom_values?: boolean;
           id?: string;
           is_assoc?: boolean;
@@ -2861,6 +2870,17 @@ export type Database = {
       link_analytics_access: { Args: { p_alias_id: string }; Returns: Json };
       mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
       mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
+      preview_link: {
+        Args: { p_alias: string; p_domain?: string };
+        Returns: {
+          alias: string;
+          domain: string;
+          host: string;
+          safe: boolean;
+          state: string;
+          url: string;
+        }[];
+      };
       public_link_analytics: { Args: { p_period?: string; p_token: string }; Returns: Json };
       reject_invitation: {
         Args: { p_invitation_id: string };
@@ -2886,6 +2906,8 @@ export type Database = {
         };
       };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      route_builder_init: { Args: Record<PropertyKey, never>; Returns: Json };
+      save_alias_routes: { Args: { p_alias_id: string; p_routes: Json }; Returns: number };
       search_links: {
         Args: { p_account_id: string; p_limit?: number; p_query: string };
         Returns: {

@@ -98,5 +98,8 @@ export const accountLimitKeys = {
 /** Link lists; every link mutation invalidates `all` (and the analytics keys). */
 export const linkKeys = {
   all: (userId: string) => [...userScope(userId), 'links'] as const,
+  routes: (userId: string, aliasId: string) =>
+    [...linkKeys.all(userId), 'routes', aliasId] as const,
+  routeBuilder: (userId: string) => [...linkKeys.all(userId), 'route-builder'] as const,
   list: (userId: string, params: unknown) => [...linkKeys.all(userId), 'list', params] as const,
 };

@@ -17,6 +17,15 @@ import { useUserId } from './use-user-id.ts';
 const breakdownItem = z.object({ value: z.string().nullable(), clicks: z.number() });
 export type BreakdownItem = z.infer<typeof breakdownItem>;
 
+/** Clicks a link's redirect route sent (migration 002900); route_id null: its destination. */
+const routeItem = z.object({
+  route_id: z.string().nullable(),
+  url: z.string().nullable(),
+  position: z.number().nullable(),
+  clicks: z.number(),
+});
+export type RouteBreakdownItem = z.infer<typeof routeItem>;
+
 const reportSchema = z.object({
   period: z.string().refine(isStatsPeriod),
   from: z.string(),
@@ -31,12 +40,15 @@ const reportSchema = z.object({
   browsers: z.array(breakdownItem),
   oses: z.array(breakdownItem),
   referrers: z.array(breakdownItem),
+  /** A link's report only. */
+  routes: z.array(routeItem).optional(),
   domain: z.string().optional(),
   alias: z.string().optional(),
 });
 export type AnalyticsReport = z.infer<typeof reportSchema>;
 export type ReportUnit = AnalyticsReport['unit'];
-export type BreakdownDimension = 'countries' | 'devices' | 'browsers' | 'oses' | 'referrers';
+export type BreakdownDimension =
+  'countries' | 'devices' | 'browsers' | 'oses' | 'referrers' | 'routes';
 
 const accessSchema = z.object({
   alias_id: z.string(),

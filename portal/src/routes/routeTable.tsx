@@ -152,7 +152,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'preview.deprecated',
     guards: PUBLIC,
-    screen: soon('Link preview', 'Where a short link leads, shown before you visit it.'),
+    screen: page(() => import('../pages/PreviewPage/PreviewPage.tsx')),
   },
   {
     name: 'user.vatinfo',

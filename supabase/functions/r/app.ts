@@ -22,6 +22,7 @@ import { captureClick, clickWriter, type CapturedClick } from './clicks.ts';
 import { createRedirectHandler } from './handler.ts';
 import { IpBlockList, loadIpBlocks } from './ip-blocks.ts';
 import { LinkResolver, lookupLinks, requestHost, type Resolved } from './resolve.ts';
+import { VisitorReader } from './visitor.ts';
 
 export interface RedirectorOptions {
   sql: Sql;
@@ -93,12 +94,14 @@ export async function startRedirector(options: RedirectorOptions): Promise<Redir
     console.error('Click rollups: could not advance:', error),
   );
 
+  const visitors = new VisitorReader();
   const handler = createRedirectHandler({
     resolve: (domain, alias) => resolver.resolve(domain, alias),
     host: requestHost,
     isIpBlocked: (headers) => ipBlocks.isBlocked(headers),
     redirectsBlocked: (accountId) => allowance.isBlocked(accountId),
     capture: captureClick,
+    visitor: (request, url, routes, at) => visitors.read(request, url, routes, at),
     record: (click) => buffer.push(click),
     now,
   });

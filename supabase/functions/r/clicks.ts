@@ -22,6 +22,8 @@ export interface CapturedClick {
   /** Milliseconds since the epoch. */
   at: number;
   aliasId: string;
+  /** The redirect route that sent the visitor, or null for the link's own destination. */
+  routeId: string | null;
   userAgent: string;
   referer: string | null;
   isQr: boolean;
@@ -42,6 +44,7 @@ export interface ClickRow {
   is_bot: boolean;
   is_qr: boolean;
   ip_hash: string | null;
+  route_id: string | null;
 }
 
 /**
@@ -53,6 +56,7 @@ export function captureClick(
   url: URL,
   aliasId: string,
   at: number,
+  routeId: string | null = null,
 ): CapturedClick {
   const headers = request.headers;
   // The QR code's URL carries ?qr=1; most visits have no query at all.
@@ -60,6 +64,7 @@ export function captureClick(
   return {
     at,
     aliasId,
+    routeId,
     userAgent: (headers.get('user-agent') ?? '').slice(0, MAX_USER_AGENT_LENGTH),
     referer: headers.get('referer'),
     isQr,
@@ -120,6 +125,7 @@ export class ClickRows {
         is_bot: agent.isBot,
         is_qr: click.isQr,
         ip_hash: visitor.ipHash,
+        route_id: click.routeId,
       };
     });
   }

@@ -13,11 +13,15 @@
  * - terminated by staff, or a banned destination (or one the database's destination rule refuses,
  *   e.g. an internal address stored before the rule): a 410 page, always (the visitor must learn why);
  * - the account's monthly redirects used up: a 402 page (see allowance.ts);
- * - the preview route: a 200 page showing the destination, linking through the short URL;
- * - otherwise the destination (see destination.ts) with the domain's status: 302 by default, 301
- *   where the domain asks for it. A GET records a click; HEAD (link checkers) and every page
- *   record nothing.
+ * - the preview route (`/preview/deprecated/{alias}` or `/{alias}+`): a 200 page showing the
+ *   destination, linking through the short URL; it records nothing;
+ * - otherwise the first of the link's redirect routes whose rules hold for the visitor
+ *   (shared/src/routing.ts), else the link's destination, completed as destination.ts says, with
+ *   the domain's status: 302 by default, 301 where the domain asks for it (a link with routes
+ *   always answers 302: a browser must not keep one visitor's route). A GET records a click
+ *   with the route that answered; HEAD (link checkers) and every page record nothing.
  */
+import { matchRoute, type RedirectRoute, type RouteVisitor } from '../../../shared/src/routing.ts';
 import { destinationFor, visitorPairs } from './destination.ts';
 import { type PageKind, pageResponse, previewResponse } from './pages.ts';
 import type { DomainFacts, LinkFacts, Resolved } from './resolve.ts';
@@ -31,7 +35,20 @@ export interface RedirectDependencies {
   isIpBlocked(headers: Headers): boolean;
   /** The account's monthly redirects are used up (see allowance.ts). */
   redirectsBlocked(accountId: string | null): boolean;
-  capture(request: Request, url: URL, aliasId: string, at: number): CapturedClick;
+  capture(
+    request: Request,
+    url: URL,
+    aliasId: string,
+    at: number,
+    routeId: string | null,
+  ): CapturedClick;
+  /** What the link's routes may read of the visitor (asked only for links with routes). */
+  visitor(
+    request: Request,
+    url: URL,
+    routes: readonly RedirectRoute[],
+    now: number,
+  ): Promise<RouteVisitor>;
   /** Queues a click for the batch writer; must not block or throw. */
   record(click: CapturedClick): void;
   now(): number;
@@ -84,6 +101,9 @@ function continuePath(alias: string, addPath: string, search: string): string {
 }
 
 export function createRedirectHandler(deps: RedirectDependencies) {
+  // Redirects made here since each link was loaded, for rules on its number of clicks: a reload
+  // (a new LinkFacts, at most a minute later) brings the database's count and starts again.
+  const redirectsSinceLoad = new WeakMap<LinkFacts, number>();
   return async (request: Request): Promise<Response> => {
     const head = request.method === 'HEAD';
     if (request.method !== 'GET' && !head)
@@ -114,11 +134,22 @@ export function createRedirectHandler(deps: RedirectDependencies) {
     }
     if (deps.redirectsBlocked(link.accountId)) return pageResponse('limit-reached', head);
 
-    const location = destinationFor(link.destination, route.addPath, url.search);
     if (route.kind === 'preview') {
+      const location = destinationFor(link.destination, route.addPath, url.search);
       return previewResponse(location, continuePath(route.alias, route.addPath, url.search), head);
     }
-    if (!head) deps.record(deps.capture(request, url, link.aliasId, now));
-    return redirect(location, domain.redirectStatus);
+    let matched: RedirectRoute | null = null;
+    if (link.routes.length > 0) {
+      const visitor = await deps.visitor(request, url, link.routes, now);
+      if (link.clicks !== null) visitor.clicks = link.clicks + (redirectsSinceLoad.get(link) ?? 0);
+      matched = matchRoute(link.routes, visitor);
+    }
+    const location = destinationFor(matched?.url ?? link.destination, route.addPath, url.search);
+    if (!head) {
+      if (link.clicks !== null)
+        redirectsSinceLoad.set(link, (redirectsSinceLoad.get(link) ?? 0) + 1);
+      deps.record(deps.capture(request, url, link.aliasId, now, matched?.id ?? null));
+    }
+    return redirect(location, link.routes.length > 0 ? 302 : domain.redirectStatus);
   };
 }

@@ -142,8 +142,11 @@ export function pageResponse(kind: PageKind, head = false, headers: HeadersInit 
 }
 
 /**
- * The preview route's page: where the link goes, and a link through the short URL itself (so the
- * visit that follows is redirected and counted like any other).
+ * The preview route's page: where the link goes (the full address and its domain), that it
+ * passed the safety checks (only a link that would redirect gets here: banned and refused
+ * destinations answer their own page), and a Visit link through the short URL itself (so the
+ * visit that follows is redirected and counted like any other). The link's redirect routes may
+ * send some visitors elsewhere; the page shows the destination every other visitor gets.
  */
 export function previewResponse(destination: string, continuePath: string, head = false) {
   const host = (() => {
@@ -158,7 +161,9 @@ export function previewResponse(destination: string, continuePath: string, head 
     `<h1>This short link goes to ${escapeHtml(host)}</h1>
 <p>Check the full address before you continue:</p>
 <p class="destination"><code>${escapeHtml(destination)}</code></p>
-<p><a class="action" href="${escapeHtml(continuePath)}" rel="noreferrer">Continue to ${escapeHtml(host)}</a></p>`,
+<p>Domain: <strong>${escapeHtml(host)}</strong></p>
+<p class="safety">Safe: this destination passed our safety checks (not on our block list, not an internal address).</p>
+<p><a class="action" href="${escapeHtml(continuePath)}" rel="noreferrer">Visit</a></p>`,
   );
   return respond(200, html, head);
 }

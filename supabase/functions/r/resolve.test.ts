@@ -52,6 +52,8 @@ Deno.test('batches are capped at maxBatch keys', async () => {
 });
 
 const row = (overrides: Partial<ResolvedRow>): ResolvedRow => ({
+  routes: null,
+  clicks: null,
   domain: 's.test',
   alias: 'abc',
   domain_usable: true,
@@ -95,3 +97,23 @@ Deno.test('the host: forwarded first, lower case, without port or trailing dot',
     'go.example.com',
   );
 });
+
+Deno.test(
+  'a link’s routes come with it; a route to something not a web address is left out',
+  () => {
+    const rule = { value: 'country', condition: 'if', operation: 'equals', operands: ['DE'] };
+    const link = resolvedFromRow(
+      row({
+        routes: [
+          { id: 'r1', url: 'https://example.de/', match: 'all', rules: [rule] },
+          { id: 'r2', url: 'javascript:alert(1)', match: 'all', rules: [] },
+        ],
+      }),
+    ).link;
+    assert.deepEqual(
+      link?.routes.map((route) => route.id),
+      ['r1'],
+    );
+    assert.deepEqual(resolvedFromRow(row({})).link?.routes, []);
+  },
+);

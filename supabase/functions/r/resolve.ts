@@ -7,6 +7,7 @@
  */
 import { LinkCache, linkCacheKey } from '../_shared/clicks/cache.ts';
 import type { Sql } from '../_shared/sql.ts';
+import type { RedirectRoute } from '../../../shared/src/routing.ts';
 
 export interface DomainFacts {
   /** Not disabled, deleted or blocked, and verified. */
@@ -27,6 +28,10 @@ export interface LinkFacts {
   /** Milliseconds since the epoch, or null for no expiry. */
   expiresAt: number | null;
   destination: string;
+  /** The link's redirect routes in order (cached with it, dropped with it); usually none. */
+  routes: readonly RedirectRoute[];
+  /** The link's clicks when it was loaded, for rules on the number of clicks; else null. */
+  clicks: number | null;
 }
 
 export interface Resolved {
@@ -51,6 +56,10 @@ export interface ResolvedRow {
   url_status: string | null;
   /** Banned, or refused by the destination rule (app.judge_destination): never redirected to. */
   destination_banned: boolean;
+  /** The link's routes (app.link_routes), or null when it has none. */
+  routes: RedirectRoute[] | null;
+  /** Only for links with a rule on the number of clicks (bigint: text from the driver). */
+  clicks: string | number | null;
 }
 
 function isHttpUrl(text: string): boolean {
@@ -89,6 +98,9 @@ export function resolvedFromRow(row: ResolvedRow): Resolved {
       state: linkState(row),
       expiresAt: row.expires_at === null ? null : new Date(row.expires_at).getTime(),
       destination: row.url ?? '',
+      // Never send a visitor to something that is not a web address, whatever got stored.
+      routes: (row.routes ?? []).filter((route) => isHttpUrl(route.url)),
+      clicks: row.clicks === null || row.clicks === undefined ? null : Number(row.clicks),
     },
   };
 }

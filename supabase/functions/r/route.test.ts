@@ -52,3 +52,10 @@ Deno.test('paths no alias can have', () => {
   }
   assert.deepEqual(parseRoute('/r/preview/deprecated/bad.alias'), { kind: 'unknown' });
 });
+
+Deno.test('a `+` after the alias (raw or encoded) asks for its preview', () => {
+  assert.deepEqual(parseRoute('/r/abc+'), { kind: 'preview', alias: 'abc', addPath: '' });
+  assert.deepEqual(parseRoute('/r/abc%2b/x'), { kind: 'preview', alias: 'abc', addPath: 'x' });
+  assert.deepEqual(parseRoute('/r/abc++'), { kind: 'unknown' });
+  assert.deepEqual(parseRoute('/r/+'), { kind: 'unknown' });
+});

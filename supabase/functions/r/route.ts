@@ -6,6 +6,7 @@
  *   /                                         the domain's root
  *   /{alias}[/{addPath}]                      the link (addPath is appended to the destination)
  *   /preview/deprecated/{alias}[/{addPath}]   the spec's preview route: the destination shown first
+ *   /{alias}+[/{addPath}]                     the same preview (`+` never ends an alias)
  */
 
 export type Route =
@@ -29,9 +30,12 @@ export function publicPath(pathname: string): string {
 }
 
 function aliasRoute(kind: 'link' | 'preview', segments: string[]): Route {
-  const [alias = '', ...rest] = segments;
+  const [first = '', ...rest] = segments;
+  // A browser may send the `+` percent-encoded.
+  const plus = first.endsWith('+') ? 1 : first.toUpperCase().endsWith('%2B') ? 3 : 0;
+  const alias = plus ? first.slice(0, -plus) : first;
   if (!ALIAS.test(alias)) return { kind: 'unknown' };
-  return { kind, alias, addPath: rest.join('/') };
+  return { kind: plus ? 'preview' : kind, alias, addPath: rest.join('/') };
 }
 
 /** Reads a URL pathname (percent-encoded, dot segments already resolved by the URL parser). */

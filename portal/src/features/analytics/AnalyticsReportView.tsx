@@ -3,9 +3,9 @@ import type { AnalyticsReport, BreakdownDimension } from '../../data/link-analyt
 import { ClicksOverTime } from './ClicksOverTime.tsx';
 import { BreakdownTable } from './BreakdownTable.tsx';
 import { periodDescription } from './period.ts';
-import { formatCount, seriesPoints } from './series.ts';
+import { formatCount, routeItems, seriesPoints } from './series.ts';
 
-const DIMENSIONS: readonly BreakdownDimension[] = [
+const DIMENSIONS: readonly Exclude<BreakdownDimension, 'routes'>[] = [
   'countries',
   'referrers',
   'devices',
@@ -58,6 +58,7 @@ export function NoClicks({
 /** A report: the totals, clicks over time, and where, on what and from where people came. */
 export function AnalyticsReportView({ report }: { report: AnalyticsReport }) {
   if (report.clicks === 0 && report.bot_clicks === 0) return <NoClicks period={report.period} />;
+  const byRoute = routeItems(report.routes);
   return (
     <Stack gap="lg">
       <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="md">
@@ -76,6 +77,7 @@ export function AnalyticsReportView({ report }: { report: AnalyticsReport }) {
           {DIMENSIONS.map((dimension) => (
             <BreakdownTable key={dimension} dimension={dimension} items={report[dimension]} />
           ))}
+          {byRoute.length > 0 && <BreakdownTable dimension="routes" items={byRoute} />}
         </SimpleGrid>
       </div>
     </Stack>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakdownRows, dimensionLabel, peakPoint, seriesPoints } from './series.ts';
+import { breakdownRows, dimensionLabel, peakPoint, routeItems, seriesPoints } from './series.ts';
 
 describe('seriesPoints', () => {
   it('orders buckets by time and labels hours in the given time zone', () => {
@@ -84,5 +84,27 @@ describe('breakdowns', () => {
 
   it('is empty without clicks', () => {
     expect(breakdownRows('countries', [])).toEqual([]);
+  });
+});
+
+describe('routeItems', () => {
+  it('names each rule by its place and URL, the destination as no rule, a removed rule by id', () => {
+    expect(
+      routeItems([
+        { route_id: 'a1b2c3d4-0000', url: 'https://example.de/', position: 0, clicks: 5 },
+        { route_id: null, url: null, position: null, clicks: 3 },
+        { route_id: 'ffeeddcc-0000', url: null, position: null, clicks: 1 },
+      ]),
+    ).toEqual([
+      { value: 'Rule 1: https://example.de/', clicks: 5 },
+      { value: null, clicks: 3 },
+      { value: 'Removed rule (ffeeddcc)', clicks: 1 },
+    ]);
+    expect(dimensionLabel('routes', null)).toBe('The link’s destination (no rule matched)');
+  });
+
+  it('is empty when no rule sent anyone (or the report has no routes)', () => {
+    expect(routeItems([{ route_id: null, url: null, position: null, clicks: 3 }])).toEqual([]);
+    expect(routeItems(undefined)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import type {
   BreakdownDimension,
   BreakdownItem,
   ReportUnit,
+  RouteBreakdownItem,
 } from '../../data/link-analytics-query.ts';
 
 /** One bucket of the clicks-over-time chart and its table. */
@@ -61,6 +62,7 @@ export const DIMENSION_NAMES: Record<BreakdownDimension, { title: string; column
   browsers: { title: 'Browsers', column: 'Browser' },
   oses: { title: 'Operating systems', column: 'System' },
   referrers: { title: 'Referrers', column: 'Referrer' },
+  routes: { title: 'Redirect rules', column: 'Went to' },
 };
 
 /** What a click without a value means in each dimension. */
@@ -70,6 +72,7 @@ const UNKNOWN_LABELS: Record<BreakdownDimension, string> = {
   browsers: 'Unknown browser',
   oses: 'Unknown system',
   referrers: 'Direct, QR or unknown',
+  routes: 'The link’s destination (no rule matched)',
 };
 
 const DEVICE_LABELS: Record<string, string> = {
@@ -144,3 +147,20 @@ export function breakdownRows(
 
 const NUMBER = new Intl.NumberFormat('en');
 export const formatCount = (value: number): string => NUMBER.format(value);
+
+/**
+ * The clicks per redirect rule as breakdown items: "Rule N: url" (a removed rule by its id's
+ * start), the link's own destination as the unknown value. Empty when no rule sent anyone.
+ */
+export function routeItems(routes: readonly RouteBreakdownItem[] | undefined): BreakdownItem[] {
+  if (!routes?.some((route) => route.route_id !== null)) return [];
+  return routes.map((route) => ({
+    value:
+      route.route_id === null
+        ? null
+        : route.position === null
+          ? `Removed rule (${route.route_id.slice(0, 8)})`
+          : `Rule ${route.position + 1}: ${route.url ?? ''}`,
+    clicks: route.clicks,
+  }));
+}

@@ -17,6 +17,7 @@ import {
   type LinkEditValues,
 } from './linkEdit.ts';
 import { READABLE_INPUT_STYLES } from './readableStyles.ts';
+import { RouteBuilder } from './RouteBuilder.tsx';
 
 /** What the link's plan allows; undefined when not known here (the server still decides). */
 export interface LinkEditAllowances {
@@ -69,7 +70,10 @@ interface EditLinkModalProps {
   onClose: () => void;
 }
 
-/** Edit a link: alias, destination (paid), tags, expiry, and a description for organization links. */
+/**
+ * Edit a link: alias, destination (paid), tags, expiry, a description for organization links,
+ * and its redirect rules where the plan has them.
+ */
 export function EditLinkModal({ link, allowances = {}, onClose }: EditLinkModalProps) {
   const notify = useNotify();
   const update = useUpdateLinkMutation();
@@ -193,6 +197,10 @@ export function EditLinkModal({ link, allowances = {}, onClose }: EditLinkModalP
           </Group>
         </Stack>
       </form>
+      {/* Its own form and save: the rules are a list saved at once, not fields of update_link. */}
+      <Stack mt="lg">
+        <RouteBuilder link={link} />
+      </Stack>
     </Modal>
   );
 }
