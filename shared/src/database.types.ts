@@ -2886,6 +2886,7 @@ export type Database = {
         };
       };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      revoke_api_token: { Args: { p_token_id: string }; Returns: undefined };
       search_links: {
         Args: { p_account_id: string; p_limit?: number; p_query: string };
         Returns: {
@@ -2914,6 +2915,10 @@ export type Database = {
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
       unshare_link_analytics: { Args: { p_alias_id: string }; Returns: undefined };
+      update_api_token: {
+        Args: { p_abilities: string[]; p_name: string; p_token_id: string };
+        Returns: Json;
+      };
       update_link: {
         Args: {
           p_alias?: string;
