@@ -27,6 +27,8 @@ function test(name: string, fn: () => Promise<void>) {
     try {
       await fn();
     } finally {
+      // Jobs keep their domain (on delete restrict); the API's are named so.
+      await sql()`delete from public.bulk_jobs where file_name = 'API request'`;
       await cleanUp();
       await sql()`delete from public.plans where name like 'api-plan-%'`;
       await closeSql();
@@ -397,4 +399,75 @@ test('validation: unknown fields and query parameters, bad ids, cursors and bodi
     assert.equal(answer.status, status, `${method} ${path}: ${JSON.stringify(answer.body)}`);
     assert.equal(answer.body.error.code, code, `${method} ${path}`);
   }
+});
+
+test('bulk creates through the bulk import’s SQL, row by row, and needs bulk plus links:write', async () => {
+  const user = await createUser({ features: [...FEATURES, 'create_tiny_url', 'use_bulk'] });
+  const domain = await createDomain();
+  const { token } = await mintToken({ accountId: user.accountId, userId: user.id });
+  const alias = `bulk${suffix()}`;
+  const body = {
+    domain: domain.domain,
+    links: [
+      { url: 'https://example.com/one', alias, tags: ['Spring'] },
+      { url: 'http://169.254.169.254/', alias: null },
+      { url: 'https://example.com/two', alias },
+      { url: 'https://example.com/three' },
+    ],
+  };
+  const answer = await call(api, 'POST', '/v1/links/bulk', { token, body });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  assert.deepEqual(
+    answer.body.created.map((row: { row: number }) => row.row),
+    [1, 4],
+  );
+  assert.equal(answer.body.created[0].alias, alias);
+  assert.deepEqual(Object.keys(answer.body.errors).sort(), ['2', '3']);
+  assert.deepEqual(answer.body.errors['2'], { url: ['This URL is not allowed.'] });
+  assert.deepEqual(answer.body.errors['3'], { alias: ['The new alias is not unique'] });
+  const [job] = await sql()<{ status: string; total: number }[]>`
+    select status, total from public.bulk_jobs where account_id = ${user.accountId}`;
+  assert.deepEqual({ ...job }, { status: 'completed', total: 4 });
+
+  const tooMany = await call(api, 'POST', '/v1/links/bulk', {
+    token,
+    body: {
+      domain: domain.domain,
+      links: Array.from({ length: 101 }, () => ({ url: 'https://a.example/' })),
+    },
+  });
+  assert.equal(tooMany.status, 422);
+  for (const abilities of [['links:write'], ['bulk']]) {
+    const partial = await mintToken({ accountId: user.accountId, userId: user.id, abilities });
+    const refused = await call(api, 'POST', '/v1/links/bulk', { token: partial.token, body });
+    assert.equal(refused.status, 403, abilities.join());
+    assert.equal(refused.body.error.code, 'ability_missing');
+  }
+  const plain = await createUser({ features: FEATURES });
+  const noFeature = await mintToken({ accountId: plain.accountId, userId: plain.id });
+  const refused = await call(api, 'POST', '/v1/links/bulk', { token: noFeature.token, body });
+  assert.equal(refused.status, 403, JSON.stringify(refused.body));
+});
+
+test('a link’s QR code is an SVG of its short URL', async () => {
+  const { user, domain, token } = await personalScene();
+  const created = await call(api, 'POST', '/v1/links', { token, body: createBody(domain.domain) });
+  const response = await api(
+    new Request(`http://functions.test/api/v1/links/${created.body.id}/qr`, {
+      headers: { authorization: `Bearer ${token}` },
+    }),
+  );
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), 'image/svg+xml');
+  const svg = await response.text();
+  assert.match(svg, /^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+  const readOnly = await mintToken({
+    accountId: user.accountId,
+    userId: user.id,
+    abilities: ['analytics:read'],
+  });
+  const refused = await call(api, 'GET', `/v1/links/${created.body.id}/qr`, {
+    token: readOnly.token,
+  });
+  assert.equal(refused.status, 403);
 });

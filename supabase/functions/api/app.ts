@@ -24,6 +24,7 @@ import {
   accountAnalytics,
   archiveLink,
   asTokenUser,
+  bulkCreate,
   createLink,
   deleteLink,
   linkAnalytics,
@@ -35,8 +36,10 @@ import {
 import { API_MESSAGES, apiError, type DocUrl, errorResponse } from './errors.ts';
 import { type Ability, admit, type Gate, type TokenContext } from './gate.ts';
 import { idempotencyKey, oncePerKey } from './idempotency.ts';
+import { qrSvg } from './qr.ts';
 import {
   analyticsQuery,
+  bulkCreateBody,
   linkArchiveBody,
   linkCreateBody,
   linkIdParam,
@@ -67,13 +70,15 @@ export function validate<S extends z.ZodType>(schema: S, value: unknown): z.outp
   return parsed.data;
 }
 
-function json(body: unknown, status: number, headers: Record<string, string>): Response {
-  return new Response(status === 204 ? null : JSON.stringify(body), {
+/** JSON, or the body as is when the route names its own Content-Type (the QR code's SVG). */
+function answer(body: unknown, status: number, headers: Record<string, string>): Response {
+  const typed = 'Content-Type' in headers;
+  return new Response(status === 204 ? null : typed ? String(body) : JSON.stringify(body), {
     status,
     headers: {
       ...API_CORS_HEADERS,
+      ...(status === 204 || typed ? {} : { 'Content-Type': 'application/json' }),
       ...headers,
-      ...(status === 204 ? {} : { 'Content-Type': 'application/json' }),
     },
   });
 }
@@ -101,8 +106,8 @@ export function createApiApp(deps: ApiDependencies): Hono {
       try {
         const admitted = await admit(deps.gate, c.req.raw, ability);
         headers = admitted.headers;
-        const answer = await work(admitted.context, c);
-        return json(answer.body, answer.status, { ...headers, ...answer.headers });
+        const result = await work(admitted.context, c);
+        return answer(result.body, result.status, { ...headers, ...result.headers });
       } catch (error) {
         return errorResponse(error, deps.docUrl, { ...API_CORS_HEADERS, ...headers });
       }
@@ -138,6 +143,33 @@ export function createApiApp(deps: ApiDependencies): Hono {
         );
         return { status: 201, body: created };
       });
+      return {
+        status: answer.status,
+        body: answer.body,
+        headers: answer.replayed ? { 'Idempotent-Replayed': 'true' } : undefined,
+      };
+    }),
+  );
+
+  app.post(
+    '/v1/links/bulk',
+    route('bulk', async (context, c) => {
+      // Bulk creation needs create plus bulk (app-shell 6).
+      if (!context.abilities.includes('links:write')) {
+        throw apiError(403, 'ability_missing', API_MESSAGES.abilityMissing);
+      }
+      const key = idempotencyKey(c.req.raw);
+      const { text, body } = await readJsonBody(c.req.raw);
+      const input = validate(bulkCreateBody, body);
+      const answer = await oncePerKey(
+        context.tokenId,
+        key,
+        `POST /v1/links/bulk\n${text}`,
+        async () => ({
+          status: 200,
+          body: await asTokenUser(context, (tx) => bulkCreate(tx, context, input, base)),
+        }),
+      );
       return {
         status: answer.status,
         body: answer.body,
@@ -231,6 +263,19 @@ export function createApiApp(deps: ApiDependencies): Hono {
       return {
         status: 200,
         body: await asTokenUser(context, (tx) => linkAnalytics(tx, context, id, period)),
+      };
+    }),
+  );
+
+  app.get(
+    '/v1/links/:id/qr',
+    route('links:read', async (context, c) => {
+      const id = idOf(c);
+      const link = await asTokenUser(context, (tx) => readLink(tx, context, id, base));
+      return {
+        status: 200,
+        body: await qrSvg(link.tiny_url),
+        headers: { 'Content-Type': 'image/svg+xml' },
       };
     }),
   );

@@ -8,6 +8,9 @@
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { shortUrl, type ShortUrlBase } from '../_shared/short-url.ts';
 import { asClaims, type CallerSql } from '../_shared/sql.ts';
+import type { ChunkAnswer } from '../bulk-import/jobs.ts';
+import { messageOf } from '../bulk-import/process-job.ts';
+import { checkRow, type PreparedRow } from '../bulk-import/validate-row.ts';
 import { insertLink, type LinkDraft } from '../links/create.ts';
 import { apiError } from './errors.ts';
 import type { TokenContext } from './gate.ts';
@@ -267,4 +270,69 @@ export async function accountAnalytics(tx: CallerSql, context: TokenContext, per
   const [row] = await tx<{ answer: Record<string, unknown> }[]>`
     select public.account_analytics(${context.accountId}::uuid, ${period}) as answer`;
   return row!.answer;
+}
+
+export interface BulkLink {
+  url: string;
+  alias?: string | null;
+  tags?: string[] | null;
+}
+
+export interface BulkAnswer {
+  created: { row: number; alias: string; tiny_url: string }[];
+  /** Row (1-based, in the order sent) → field → messages, as the bulk import reports rows. */
+  errors: Record<number, Record<string, string[]>>;
+}
+
+/**
+ * Bulk creation through the bulk import's own SQL: a job scheduled by app.schedule_bulk_job
+ * (the form's rules: workspace, use_bulk, the domain), the rows checked as the import checks a
+ * file's (bulk-import/validate-row.ts) and created set-based by app.bulk_create_links, the job
+ * finished by app.finish_bulk_job (which notifies its owner, as for a file). One transaction:
+ * the request's rows are created, refused per row, or not at all.
+ */
+export async function bulkCreate(
+  tx: CallerSql,
+  context: TokenContext,
+  input: { domain: string; links: BulkLink[] },
+  base: ShortUrlBase,
+): Promise<BulkAnswer> {
+  const [workspace] = await tx<{ team: string | null; organization: string | null }[]>`
+    select t.slug as team, o.slug as organization
+    from public.accounts a
+    left join public.teams t on t.account_id = a.id
+    left join public.organizations o on o.id = t.organization_id
+    where a.id = ${context.accountId}`;
+  const jobId = crypto.randomUUID();
+  const [scheduled] = await tx<{ job: { domain: string } }[]>`
+    select app.schedule_bulk_job(${jobId}, ${input.domain}, 'API request', 'csv', false,
+      ${input.links.length}, ${workspace?.organization ?? null}, ${workspace?.team ?? null}) as job`;
+  const domain = scheduled!.job.domain;
+  const errors: BulkAnswer['errors'] = {};
+  const prepared: PreparedRow[] = [];
+  for (const [index, link] of input.links.entries()) {
+    const check = await checkRow({
+      row: index + 1,
+      url: link.url,
+      alias: link.alias ?? '',
+      tags: (link.tags ?? []).join(','),
+    });
+    if (check.ok) prepared.push(check.row);
+    else errors[check.row] = check.errors;
+  }
+  const [chunk] = await tx<{ answer: ChunkAnswer }[]>`
+    select app.bulk_create_links(${jobId}, ${tx.json(prepared as never)},
+      ${input.links.length - prepared.length}) as answer`;
+  for (const [row, field, code] of chunk!.answer.errors) {
+    (errors[row] ??= {})[field] = [messageOf(code)];
+  }
+  await tx`select app.finish_bulk_job(${jobId}, false, ${tx.json(errors as never)}, null)`;
+  return {
+    created: chunk!.answer.created.map(([row, alias]) => ({
+      row,
+      alias,
+      tiny_url: shortUrl({ domain, alias }, base),
+    })),
+    errors,
+  };
 }

@@ -53,6 +53,35 @@ export const linkArchiveBody = z
   .strict()
   .meta({ id: 'LinkArchive' });
 
+/** Links per bulk request: one set-based statement, answered while the caller waits. */
+export const MAX_BULK_LINKS = 100;
+
+export const bulkCreateBody = z
+  .object({
+    domain: z.string().meta({ description: 'The short domain of every link.' }),
+    links: z
+      .array(
+        z
+          .object({
+            url: z.string(),
+            alias: z.string().nullish(),
+            tags: z.array(z.string()).nullish(),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(MAX_BULK_LINKS),
+  })
+  .strict()
+  .meta({ id: 'BulkCreate', description: `1 to ${MAX_BULK_LINKS} links on one domain.` });
+
+export const bulkResult = z
+  .object({
+    created: z.array(z.object({ row: z.number().int(), alias: z.string(), tiny_url: z.string() })),
+    errors: z.record(z.string(), z.record(z.string(), z.array(z.string()))),
+  })
+  .meta({ id: 'BulkResult', description: 'Rows are numbered from 1 in the order sent.' });
+
 export const linkListQuery = z
   .object({
     limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
