@@ -36,6 +36,7 @@ import {
 import { API_MESSAGES, apiError, type DocUrl, errorResponse } from './errors.ts';
 import { type Ability, admit, type Gate, type TokenContext } from './gate.ts';
 import { idempotencyKey, oncePerKey } from './idempotency.ts';
+import { openApiDocument } from './openapi.ts';
 import { qrSvg } from './qr.ts';
 import {
   analyticsQuery,
@@ -112,6 +113,16 @@ export function createApiApp(deps: ApiDependencies): Hono {
         return errorResponse(error, deps.docUrl, { ...API_CORS_HEADERS, ...headers });
       }
     };
+
+  // The description of all this, for anyone (no token, no credit).
+  const document = JSON.stringify(openApiDocument());
+  app.get(
+    '/openapi.json',
+    () =>
+      new Response(document, {
+        headers: { ...API_CORS_HEADERS, 'Content-Type': 'application/json' },
+      }),
+  );
 
   const idOf = (c: Context) => validate(linkIdParam, { id: c.req.param('id') }).id;
 

@@ -9,15 +9,9 @@ import { MESSAGES } from '../../../shared/src/messages.ts';
 import { sql } from '../_shared/sql.ts';
 import { API_MESSAGES, apiError } from './errors.ts';
 
-/** The token's scopes (migration 20261122002700's app.api_token_abilities). */
-export const ABILITIES = [
-  'links:read',
-  'links:write',
-  'analytics:read',
-  'domains:read',
-  'bulk',
-] as const;
-export type Ability = (typeof ABILITIES)[number];
+import type { Ability } from './abilities.ts';
+
+export { ABILITIES, type Ability } from './abilities.ts';
 
 export interface RateLimit {
   limit: number;

@@ -6,7 +6,7 @@
  * RPCs, so the API refuses exactly what the portal refuses, with the same messages.
  */
 import { z } from 'zod';
-import { ABILITIES } from './gate.ts';
+import { ABILITIES } from './abilities.ts';
 
 export const STATS_PERIODS = ['last_1_hour', 'last_24_hour', 'last_7_day', 'last_30_day'] as const;
 export const MAX_PAGE_SIZE = 100;
@@ -30,8 +30,7 @@ export const linkCreateBody = z
       'When the link stops working, an ISO 8601 timestamp at least 5 minutes ahead (plan feature manage_expiration).',
     ),
   })
-  .strict()
-  .meta({ id: 'LinkCreate' });
+  .strict();
 
 export const linkUpdateBody = z
   .object({
@@ -45,13 +44,9 @@ export const linkUpdateBody = z
       .optional()
       .meta({ description: 'A new expiry, or null to remove it.' }),
   })
-  .strict()
-  .meta({ id: 'LinkUpdate' });
+  .strict();
 
-export const linkArchiveBody = z
-  .object({ archived: z.boolean().default(true) })
-  .strict()
-  .meta({ id: 'LinkArchive' });
+export const linkArchiveBody = z.object({ archived: z.boolean().default(true) }).strict();
 
 /** Links per bulk request: one set-based statement, answered while the caller waits. */
 export const MAX_BULK_LINKS = 100;
@@ -73,14 +68,14 @@ export const bulkCreateBody = z
       .max(MAX_BULK_LINKS),
   })
   .strict()
-  .meta({ id: 'BulkCreate', description: `1 to ${MAX_BULK_LINKS} links on one domain.` });
+  .meta({ description: `1 to ${MAX_BULK_LINKS} links on one domain.` });
 
 export const bulkResult = z
   .object({
     created: z.array(z.object({ row: z.number().int(), alias: z.string(), tiny_url: z.string() })),
     errors: z.record(z.string(), z.record(z.string(), z.array(z.string()))),
   })
-  .meta({ id: 'BulkResult', description: 'Rows are numbered from 1 in the order sent.' });
+  .meta({ description: 'Rows are numbered from 1 in the order sent.' });
 
 export const linkListQuery = z
   .object({
@@ -99,30 +94,24 @@ export const analyticsQuery = z
 
 export const linkIdParam = z.object({ id: z.uuid() });
 
-export const link = z
-  .object({
-    id: z.uuid(),
-    url: z.string(),
-    domain: z.string(),
-    alias: z.string(),
-    tiny_url: z.string(),
-    status: z.string(),
-    tags: z.array(z.string()),
-    description: z.string().nullable(),
-    expires_at: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .meta({ id: 'Link' });
+export const link = z.object({
+  id: z.uuid(),
+  url: z.string(),
+  domain: z.string(),
+  alias: z.string(),
+  tiny_url: z.string(),
+  status: z.string(),
+  tags: z.array(z.string()),
+  description: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  created_at: z.string(),
+});
 
-export const linkPage = z
-  .object({ data: z.array(link), next_cursor: z.string().nullable() })
-  .meta({ id: 'LinkPage' });
+export const linkPage = z.object({ data: z.array(link), next_cursor: z.string().nullable() });
 
-export const domain = z
-  .object({ id: z.uuid(), domain: z.string(), kind: z.string() })
-  .meta({ id: 'Domain' });
+export const domain = z.object({ id: z.uuid(), domain: z.string(), kind: z.string() });
 
-export const domainList = z.object({ data: z.array(domain) }).meta({ id: 'DomainList' });
+export const domainList = z.object({ data: z.array(domain) });
 
 const breakdown = z.array(z.object({ value: z.string().nullable(), clicks: z.number().int() }));
 
@@ -144,17 +133,15 @@ export const analytics = z
     referrers: breakdown,
   })
   .catchall(z.unknown())
-  .meta({ id: 'Analytics', description: 'Clicks over a stats period, bots excluded.' });
+  .meta({ description: 'Clicks over a stats period, bots excluded.' });
 
-export const errorBody = z
-  .object({
-    error: z.object({
-      code: z.string(),
-      message: z.string(),
-      doc_url: z.string(),
-      fields: z.record(z.string(), z.array(z.string())).optional(),
-    }),
-  })
-  .meta({ id: 'Error' });
+export const errorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    doc_url: z.string(),
+    fields: z.record(z.string(), z.array(z.string())).optional(),
+  }),
+});
 
 export const abilities = z.enum(ABILITIES);
