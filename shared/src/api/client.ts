@@ -3,7 +3,7 @@
  * openapi-typescript's (schema.ts, `npm run gen:openapi`), the calls openapi-fetch's. Paths,
  * parameters, bodies and answers are checked against the document at compile time.
  */
-import createClient, { type Client } from 'openapi-fetch';
+import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
 import type { paths } from './schema.ts';
 
 export type { components, operations, paths } from './schema.ts';
@@ -15,7 +15,7 @@ export interface ShortlaneApiOptions {
   baseUrl: string;
   /** An API token (slt_…). */
   token: string;
-  fetch?: typeof fetch;
+  fetch?: ClientOptions['fetch'];
 }
 
 export function createShortlaneApi(options: ShortlaneApiOptions): ShortlaneApiClient {
