@@ -185,6 +185,74 @@ const STATUS_TEXT: Record<number, string> = {
 
 const COMMON_REFUSALS = [401, 402, 403, 429];
 
+/**
+ * The error codes of the API's own refusals: each error body's doc_url points at its entry
+ * (`/app/dev#error-<code>`). Link rules keep the portal's codes (url_not_allowed, alias_taken…),
+ * whose messages say what is wrong; they are listed under validation_failed's family.
+ */
+export const ERROR_CATALOGUE: { code: string; status: number; meaning: string }[] = [
+  {
+    code: 'unauthenticated',
+    status: 401,
+    meaning: 'No token, or an unknown, revoked or expired one.',
+  },
+  {
+    code: 'not_enough_credits',
+    status: 402,
+    meaning: 'The account has no API credits left this period.',
+  },
+  {
+    code: 'paid_only',
+    status: 402,
+    meaning: 'The change needs a paid plan (e.g. a new destination).',
+  },
+  {
+    code: 'ability_missing',
+    status: 403,
+    meaning: 'The token was not given the ability this call needs.',
+  },
+  {
+    code: 'permission_denied',
+    status: 403,
+    meaning: 'The token’s creator no longer manages the account’s API.',
+  },
+  {
+    code: 'feature_not_allowed',
+    status: 403,
+    meaning: 'The account’s plan does not include the API.',
+  },
+  { code: 'not_found', status: 404, meaning: 'No such route.' },
+  { code: 'alias_not_found', status: 404, meaning: 'No such link in the token’s account.' },
+  {
+    code: 'idempotency_key_in_flight',
+    status: 409,
+    meaning: 'The key’s first request is still running.',
+  },
+  { code: 'body_too_large', status: 413, meaning: 'The body is larger than 64 KB.' },
+  {
+    code: 'validation_failed',
+    status: 422,
+    meaning: 'Fields are wrong; fields lists each message.',
+  },
+  { code: 'invalid_body', status: 422, meaning: 'The body is not a JSON object.' },
+  { code: 'cursor_invalid', status: 422, meaning: 'The cursor was not made by this API.' },
+  {
+    code: 'idempotency_key_invalid',
+    status: 422,
+    meaning: 'The Idempotency-Key is not 1 to 255 printable characters.',
+  },
+  {
+    code: 'idempotency_key_reused',
+    status: 422,
+    meaning: 'The Idempotency-Key was used for another request.',
+  },
+  {
+    code: 'rate_limited',
+    status: 429,
+    meaning: 'Too many calls for this token; wait Retry-After seconds.',
+  },
+];
+
 type Json = Record<string, unknown>;
 
 /** Schemas of one registry as components, cross-referenced by their component names. */
@@ -326,6 +394,7 @@ export function openApiDocument(): Json {
       ].join(' '),
     },
     servers: [{ url: '/functions/v1/api', description: 'This project’s edge functions' }],
+    'x-error-codes': ERROR_CATALOGUE,
     paths,
     components: {
       securitySchemes: {
