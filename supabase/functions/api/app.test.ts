@@ -292,7 +292,7 @@ test('the rate limit per token answers 429 with Retry-After and the X-RateLimit 
 });
 
 test('an Idempotency-Key replays the first create; reused for another body it is refused', async () => {
-  const { user, domain, token } = await personalScene();
+  const { user, domain, token, tokenId } = await personalScene();
   const body = createBody(domain.domain);
   const key = `key-${suffix()}`;
   const first = await call(api, 'POST', '/v1/links', {
@@ -319,6 +319,30 @@ test('an Idempotency-Key replays the first create; reused for another body it is
   });
   assert.equal(other.status, 422);
   assert.equal(other.body.error.code, 'idempotency_key_reused');
+  // A reservation still running answers 409; one whose request died is given up after a minute.
+  const [running, stuck] = [`key-${suffix()}`, `key-${suffix()}`];
+  const pending = createBody(domain.domain);
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`POST /v1/links\n${JSON.stringify(pending)}`),
+  );
+  const hash = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  await sql()`insert into app.api_idempotency_keys (token_id, key, request_hash, created_at)
+              values (${tokenId}, ${running}, ${hash}, now()),
+                     (${tokenId}, ${stuck}, ${hash}, now() - interval '2 minutes')`;
+  const busy = await call(api, 'POST', '/v1/links', {
+    token,
+    body: pending,
+    headers: { 'idempotency-key': running },
+  });
+  assert.equal(busy.status, 409);
+  assert.equal(busy.body.error.code, 'idempotency_key_in_flight');
+  const freed = await call(api, 'POST', '/v1/links', {
+    token,
+    body: pending,
+    headers: { 'idempotency-key': stuck },
+  });
+  assert.equal(freed.status, 201);
   // A refused first request frees its key.
   const failedKey = `key-${suffix()}`;
   const refused = await call(api, 'POST', '/v1/links', {

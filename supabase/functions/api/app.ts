@@ -136,9 +136,9 @@ export function createApiApp(deps: ApiDependencies): Hono {
       const input = await validateLinkRequest(body, deps.now());
       validate(linkCreateBody, body);
       const destination = await checkDomains(input.destination, deps.lookupDomains);
-      const answer = await oncePerKey(context.tokenId, key, `POST /v1/links\n${text}`, async () => {
-        const created = await asTokenUser(context, (tx) =>
-          createLink(
+      const answer = await oncePerKey(context.tokenId, key, `POST /v1/links\n${text}`, (record) =>
+        asTokenUser(context, async (tx) => {
+          const created = await createLink(
             tx,
             context,
             {
@@ -150,10 +150,12 @@ export function createApiApp(deps: ApiDependencies): Hono {
               expiresAt: input.expiresAt,
             },
             base,
-          ),
-        );
-        return { status: 201, body: created };
-      });
+          );
+          const result = { status: 201, body: created };
+          await record(tx, result);
+          return result;
+        }),
+      );
       return {
         status: answer.status,
         body: answer.body,
@@ -176,10 +178,12 @@ export function createApiApp(deps: ApiDependencies): Hono {
         context.tokenId,
         key,
         `POST /v1/links/bulk\n${text}`,
-        async () => ({
-          status: 200,
-          body: await asTokenUser(context, (tx) => bulkCreate(tx, context, input, base)),
-        }),
+        (record) =>
+          asTokenUser(context, async (tx) => {
+            const result = { status: 200, body: await bulkCreate(tx, context, input, base) };
+            await record(tx, result);
+            return result;
+          }),
       );
       return {
         status: answer.status,

@@ -4,11 +4,16 @@
  * `Idempotent-Replayed: true`) instead of creating twice. A key sent with a different request
  * (method, path or body) is refused (422); one whose first request is still running answers 409.
  * A failed first request frees its key, so the client may retry it. Keys live 24 hours.
+ *
+ * The answer is stored in the transaction that creates (`record`), so a link and its stored
+ * answer commit together; a reservation whose request died before either (a killed process)
+ * is abandoned after ABANDONED_AFTER_SECONDS and the key may be used again.
  */
-import { sql } from '../_shared/sql.ts';
+import { type CallerSql, sql } from '../_shared/sql.ts';
 import { API_MESSAGES, apiError } from './errors.ts';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
+export const ABANDONED_AFTER_SECONDS = 60;
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface StoredAnswer {
@@ -16,8 +21,11 @@ export interface StoredAnswer {
   body: unknown;
 }
 
+/** Stores the answer inside the creating transaction (which runs as the API's caller). */
+export type RecordAnswer = (tx: CallerSql, answer: StoredAnswer) => Promise<void>;
+
 export type Reservation =
-  | { kind: 'fresh'; complete(answer: StoredAnswer): Promise<void>; release(): Promise<void> }
+  | { kind: 'fresh'; record: RecordAnswer; release(): Promise<void> }
   | { kind: 'replay'; answer: StoredAnswer };
 
 async function hashOf(text: string): Promise<string> {
@@ -48,7 +56,9 @@ export async function reserve(
   const db = sql();
   await db`delete from app.api_idempotency_keys
            where token_id = ${tokenId}
-             and created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
+             and (created_at < now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})
+                  or (status is null
+                      and created_at < now() - make_interval(secs => ${ABANDONED_AFTER_SECONDS})))`;
   const inserted = await db`
     insert into app.api_idempotency_keys (token_id, key, request_hash)
     values (${tokenId}, ${key}, ${requestHash})
@@ -57,9 +67,12 @@ export async function reserve(
   if (inserted.length === 1) {
     return {
       kind: 'fresh',
-      complete: async (answer) => {
-        await db`update app.api_idempotency_keys
-                 set status = ${answer.status}, body = ${db.json(answer.body as never)}
+      record: async (tx, answer) => {
+        // The table is the function's own (not the caller's): back to the connection's role,
+        // for the rest of this transaction only.
+        await tx`reset role`;
+        await tx`update app.api_idempotency_keys
+                 set status = ${answer.status}, body = ${tx.json(answer.body as never)}
                  where token_id = ${tokenId} and key = ${key}`;
       },
       release: async () => {
@@ -81,19 +94,23 @@ export async function reserve(
   return { kind: 'replay', answer: { status: stored.status, body: stored.body } };
 }
 
-/** Runs `create` at most once per key; without a key, simply runs it. */
+const notRecorded: RecordAnswer = () => Promise.resolve();
+
+/**
+ * Runs `create` at most once per key; without a key, simply runs it. `create` calls the record
+ * it is given with its answer, last, inside its transaction.
+ */
 export async function oncePerKey(
   tokenId: string,
   key: string | null,
   fingerprint: string,
-  create: () => Promise<StoredAnswer>,
+  create: (record: RecordAnswer) => Promise<StoredAnswer>,
 ): Promise<StoredAnswer & { replayed: boolean }> {
-  if (key === null) return { ...(await create()), replayed: false };
+  if (key === null) return { ...(await create(notRecorded)), replayed: false };
   const reservation = await reserve(tokenId, key, fingerprint);
   if (reservation.kind === 'replay') return { ...reservation.answer, replayed: true };
   try {
-    const answer = await create();
-    await reservation.complete(answer);
+    const answer = await create(reservation.record);
     return { ...answer, replayed: false };
   } catch (error) {
     await reservation.release();
