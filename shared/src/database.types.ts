@@ -2906,6 +2906,7 @@ export type Database = {
         };
       };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      revoke_api_token: { Args: { p_token_id: string }; Returns: undefined };
       route_builder_init: { Args: Record<PropertyKey, never>; Returns: Json };
       save_alias_routes: { Args: { p_alias_id: string; p_routes: Json }; Returns: number };
       search_links: {
@@ -2936,6 +2937,10 @@ export type Database = {
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
       unshare_link_analytics: { Args: { p_alias_id: string }; Returns: undefined };
+      update_api_token: {
+        Args: { p_abilities: string[]; p_name: string; p_token_id: string };
+        Returns: Json;
+      };
       update_link: {
         Args: {
           p_alias?: string;

@@ -183,7 +183,7 @@ insert into public.api_tokens (account_id, created_by, name, token_hash, token_p
   last_used_at)
 select p.account_id, p.user_id, 'Zapier', sha256(convert_to(
     'slt_demo_pat_0000000000000000000000000000000000000000', 'UTF8')),
-  'slt_demo_p', '{links.read,links.create,analytics.read}', now() - interval '3 hours'
+  'slt_demo_p', '{analytics:read,links:read,links:write}', now() - interval '3 hours'
 from demo_people p where p.key = 'pat';
 
 insert into public.bulk_jobs (account_id, created_by, organization_id, domain_id, file_path,

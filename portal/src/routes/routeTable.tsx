@@ -34,6 +34,8 @@ const FeaturePage = page(() => import('../pages/FeaturePage/FeaturePage.tsx'));
 const LegalPage = page(() => import('../pages/LegalPage/LegalPage.tsx'));
 const SalePage = page(() => import('../pages/SalePage/SalePage.tsx'));
 const CareersPage = page(() => import('../pages/CareersPage/CareersPage.tsx'));
+// The API reference and its OpenAPI document: their own chunk, fetched only on /app/dev.
+const DevPage = page(() => import('../features/api-docs/DevPage.tsx'));
 // Impersonation (features/impersonation): the kiosk's hand-over, and "Back To My Account".
 const StartImpersonationPage = page(
   () => import('../features/impersonation/StartImpersonationPage.tsx'),
@@ -134,11 +136,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { name: 'features.freeDomains', guards: PUBLIC, screen: FeaturePage },
   { name: 'features.howItWorks', guards: PUBLIC, screen: FeaturePage },
   { name: 'features.aboutUs', guards: PUBLIC, screen: FeaturePage },
-  {
-    name: 'dev',
-    guards: PUBLIC,
-    screen: soon('API documentation', 'The REST API reference, read from its OpenAPI description.'),
-  },
+  { name: 'dev', guards: PUBLIC, screen: DevPage },
   { name: 'terms', guards: PUBLIC, screen: LegalPage },
   { name: 'cookies', guards: PUBLIC, screen: LegalPage },
   { name: 'privacy', guards: PUBLIC, screen: LegalPage },

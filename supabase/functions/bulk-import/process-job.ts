@@ -25,7 +25,8 @@ export interface JobToProcess {
 /** The exports object a job's result is written to (the storage policy reads this shape). */
 export const resultPath = (userId: string, jobId: string) => `${userId}/bulk-imports/${jobId}.csv`;
 
-function messageOf(code: string): string {
+/** A refusal code in the words the import reports rows with (the api function's bulk too). */
+export function messageOf(code: string): string {
   return (ERROR_CODES as Record<string, { message: string | null }>)[code]?.message ?? code;
 }
 

@@ -21,13 +21,18 @@ const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600 };
 const QUOTA = /^(\d+)\s*\/\s*(\d+)\s*([smh])$/;
 
 /** "<count>/<window>"; unset is the default, anything unreadable too, with a line in the log. */
-export function parseGuestQuota(text: string | undefined): GuestQuota {
-  if (text === undefined || text.trim() === '') return DEFAULT_GUEST_QUOTA;
+export function parseGuestQuota(
+  text: string | undefined,
+  // The api function reads its per-token limit (API_RATE_LIMIT) in the same notation.
+  variable = 'GUEST_LINK_RATE_LIMIT',
+  fallback: GuestQuota = DEFAULT_GUEST_QUOTA,
+): GuestQuota {
+  if (text === undefined || text.trim() === '') return fallback;
   const match = QUOTA.exec(text.trim());
   const windowSeconds = match ? Number(match[2]) * UNIT_SECONDS[match[3]!]! : 0;
   if (!match || windowSeconds <= 0) {
-    console.error(`GUEST_LINK_RATE_LIMIT: "${text}" is not like "10/1h"; using the default`);
-    return DEFAULT_GUEST_QUOTA;
+    console.error(`${variable}: "${text}" is not like "10/1h"; using the default`);
+    return fallback;
   }
   return { limit: Number(match[1]), windowSeconds };
 }

@@ -60,13 +60,13 @@ const attributeName = (path: readonly PropertyKey[]) =>
   path.map(String).join('.').replaceAll('_', ' ');
 
 /** Wording for zod's built-in type errors; fields whose schema sets a message keep it. */
-const typeErrors: z.core.$ZodErrorMap = (issue) => {
+export const typeErrors: z.core.$ZodErrorMap = (issue) => {
   if (issue.code !== 'invalid_type') return undefined;
   const expected = TYPE_WORDING[issue.expected] ?? `of type ${issue.expected}`;
   return `The ${attributeName(issue.path ?? [])} field must be ${expected}.`;
 };
 
-function errorsOf(error: z.ZodError): FieldErrors {
+export function errorsOf(error: z.ZodError): FieldErrors {
   const errors: FieldErrors = {};
   const add = (field: string, message: string) => (errors[field] ??= []).push(message);
   for (const issue of error.issues) {
@@ -79,7 +79,7 @@ function errorsOf(error: z.ZodError): FieldErrors {
   return errors;
 }
 
-async function readText(request: Request): Promise<string> {
+export async function readText(request: Request): Promise<string> {
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) throw fieldError(413, 'body_too_large', 'form', BODY_TOO_LARGE);
   const chunks: Uint8Array[] = [];
@@ -105,7 +105,7 @@ async function readText(request: Request): Promise<string> {
   }
 }
 
-function parseObject(text: string): Record<string, unknown> {
+export function parseObject(text: string): Record<string, unknown> {
   // No body at all is an empty form: the answer then names every required field.
   if (text.trim() === '') return {};
   let body: unknown;

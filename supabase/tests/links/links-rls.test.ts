@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   asActor,
+  confirmed,
   expectProtectedColumn,
   one,
   useDatabase,
@@ -367,7 +368,7 @@ describe('API tokens by actor', () => {
           'token_hash',
         ),
       );
-      await asActor(db, cast.teamAdmin.id, async (as) => {
+      await asActor(db, confirmed(cast.teamAdmin), async (as) => {
         const revoked = await as.query(`delete from public.api_tokens where id = $1`, [token.id]);
         expect(revoked.rowCount).toBe(1);
       });

@@ -3,7 +3,16 @@ import { isInTransaction } from './db.ts';
 
 /** Someone acting through the API: a signed-in user (by id) or an anonymous visitor (null). */
 export type Actor =
-  string | { id: string; email?: string; aal?: 'aal1' | 'aal2'; impersonation?: boolean } | null;
+  | string
+  | {
+      id: string;
+      email?: string;
+      aal?: 'aal1' | 'aal2';
+      impersonation?: boolean;
+      /** When the session's password sign-in happened (the amr entry a 423 confirmation renews). */
+      passwordAt?: Date;
+    }
+  | null;
 
 /** The JWT claims PostgREST would set for this actor (auth.uid(), auth.role(), auth.jwt()). */
 export function claimsFor(actor: Actor): Record<string, unknown> {
@@ -19,12 +28,21 @@ export function claimsFor(actor: Actor): Record<string, unknown> {
     ...(user.impersonation
       ? { amr: [{ method: 'impersonation', timestamp: Math.floor(Date.now() / 1000) }] }
       : {}),
+    ...(user.passwordAt
+      ? { amr: [{ method: 'password', timestamp: Math.floor(user.passwordAt.getTime() / 1000) }] }
+      : {}),
   };
 }
 
 /** The user signed in with the password only, or with the second factor too. */
 export const aal1 = (user: { id: string }): Actor => ({ id: user.id, aal: 'aal1' });
 export const aal2 = (user: { id: string }): Actor => ({ id: user.id, aal: 'aal2' });
+/** The user just confirmed their password (or signed in): the portal's 423 flow succeeded. */
+export const confirmed = (user: { id: string }, aal: 'aal1' | 'aal2' = 'aal1'): Actor => ({
+  id: user.id,
+  aal,
+  passwordAt: new Date(),
+});
 /** A staff member impersonating the user (always aal1 in real tokens; aal2 tests the rule alone). */
 export const impersonating = (user: { id: string }, aal: 'aal1' | 'aal2' = 'aal1'): Actor => ({
   id: user.id,

@@ -20,6 +20,10 @@ export const LOCAL_FUNCTION_DEFAULTS: Readonly<Record<string, string>> = {
   BOT_CHECK_WHITELIST: '192.0.2.0/24',
   // Guest link creations per client address and window (links/guest-quota.ts).
   GUEST_LINK_RATE_LIMIT: '10/1h',
+  // Public API calls per token and window (api/config.ts), and where its error bodies link to:
+  // the local portal's API reference.
+  API_RATE_LIMIT: '60/1m',
+  API_DOC_BASE_URL: 'http://localhost:5173',
 };
 
 /**
