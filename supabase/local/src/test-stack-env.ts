@@ -11,4 +11,6 @@ export const TEST_STACK_ENV: Readonly<Record<string, string>> = {
   STACK_AUTH_RATE_LIMIT_EMAIL_SENT: '1000000',
   GUEST_LINK_RATE_LIMIT: '1000000/1h',
   STACK_TRUSTED_PROXIES: '127.0.0.1',
+  // The Stripe sandbox retries a refused webhook within a second or two, not minutes.
+  STACK_STRIPE_WEBHOOK_RETRY_MS: '200,400,800,1600',
 };
