@@ -615,6 +615,7 @@ export type Database = {
         Row: {
           account_id: string;
           billing_id: string;
+          billing_synced_at: string | null;
           billing_type: number;
           created_at: string;
           id: string;
@@ -628,6 +629,7 @@ export type Database = {
         Insert: {
           account_id: string;
           billing_id: string;
+          billing_synced_at?: string | null;
           billing_type: number;
           created_at?: string;
           id?: string;
@@ -641,6 +643,7 @@ export type Database = {
         Update: {
           account_id?: string;
           billing_id?: string;
+          billing_synced_at?: string | null;
           billing_type?: number;
           created_at?: string;
           id?: string;
@@ -1187,6 +1190,7 @@ export type Database = {
           account_id: string;
           amount: number;
           billing_id: string;
+          billing_synced_at: string | null;
           billing_type: number;
           created_at: string;
           currency: string;
@@ -1203,6 +1207,7 @@ export type Database = {
           account_id: string;
           amount: number;
           billing_id: string;
+          billing_synced_at?: string | null;
           billing_type: number;
           created_at?: string;
           currency: string;
@@ -1219,6 +1224,7 @@ export type Database = {
           account_id?: string;
           amount?: number;
           billing_id?: string;
+          billing_synced_at?: string | null;
           billing_type?: number;
           created_at?: string;
           currency?: string;
@@ -1954,6 +1960,7 @@ export type Database = {
           amount: number;
           billing_id: string | null;
           billing_status: string | null;
+          billing_synced_at: string | null;
           billing_type: number | null;
           created_at: string;
           currency: string;
@@ -1981,6 +1988,7 @@ export type Database = {
           amount?: number;
           billing_id?: string | null;
           billing_status?: string | null;
+          billing_synced_at?: string | null;
           billing_type?: number | null;
           created_at?: string;
           currency: string;
@@ -2008,6 +2016,7 @@ export type Database = {
           amount?: number;
           billing_id?: string | null;
           billing_status?: string | null;
+          billing_synced_at?: string | null;
           billing_type?: number | null;
           created_at?: string;
           currency?: string;
