@@ -21,6 +21,8 @@ export const LOCAL_FUNCTION_DEFAULTS: Readonly<Record<string, string>> = {
   BOT_CHECK_WHITELIST: '192.0.2.0/24',
   // Guest link creations per client address and window (links/guest-quota.ts).
   GUEST_LINK_RATE_LIMIT: '10/1h',
+  // Checkouts return to the portal on this machine, whatever port it runs on (billing function).
+  BILLING_RETURN_ORIGINS: 'http://localhost:*,http://127.0.0.1:*',
 };
 
 /**
