@@ -21,7 +21,10 @@ import { formatMoney } from '@shortlane/shared/plans.ts';
 import { saleCouponFor } from '@shortlane/shared/sale-calendar.ts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { CREATE_FAILED_MESSAGE, useNewSubscriptionMutation } from '../../data/billing.ts';
+import { useNotify } from '../../lib/servicesContext.ts';
 import type { Coupon } from '../../data/coupon-query.ts';
 import { usePlansQuery, type PlanRow } from '../../data/plans-query.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -36,7 +39,50 @@ function isInterval(value: string): value is BillingInterval {
   return (BILLING_INTERVALS as readonly string[]).includes(value);
 }
 
-function PlanAction({ plan, viewer }: { plan: PlanRow; viewer: Viewer | null }) {
+/** "Choose <plan>": the billing function opens a checkout, and the browser goes to it. */
+function ChoosePlanButton({
+  plan,
+  interval,
+  currency,
+}: {
+  plan: PlanRow;
+  interval: BillingInterval;
+  currency: string;
+}) {
+  const checkout = useNewSubscriptionMutation();
+  const notify = useNotify();
+  const [leaving, setLeaving] = useState(false);
+  const choose = () =>
+    checkout.mutate(
+      { subscription: plan.name, interval, currency, trial: plan.trial_available },
+      {
+        onSuccess: (data) => {
+          setLeaving(true);
+          window.location.assign(data.payment_url);
+        },
+        onError: (error) => {
+          // A 422 was announced field by field by the global handler; anything else is this.
+          if ((error as { context?: Response }).context?.status !== 422)
+            notify({ message: CREATE_FAILED_MESSAGE, durationMs: NOTICE_DURATION_MS.default });
+        },
+      },
+    );
+  return (
+    <Button fullWidth loading={checkout.isPending || leaving} onClick={choose}>
+      Choose {planTitle(plan.name)}
+    </Button>
+  );
+}
+
+function PlanAction({
+  plan,
+  viewer,
+  interval,
+}: {
+  plan: PlanRow;
+  viewer: Viewer | null;
+  interval: BillingInterval;
+}) {
   const current = viewer?.subscriber.subscriptions.current?.name ?? (viewer ? 'free' : null);
   if (current === plan.name) {
     return (
@@ -60,6 +106,8 @@ function PlanAction({ plan, viewer }: { plan: PlanRow; viewer: Viewer | null }) 
     );
   }
   if (plan.name === 'free') return null;
+  if (!viewer.subscribed)
+    return <ChoosePlanButton plan={plan} interval={interval} currency={viewer.currency} />;
   return (
     <Button component={Link} to={paths['settings.subscription']} fullWidth>
       Choose {planTitle(plan.name)}
@@ -105,7 +153,7 @@ function PlanCard({
         ))}
       </List>
       <Stack mt="lg">
-        <PlanAction plan={plan} viewer={viewer} />
+        <PlanAction plan={plan} viewer={viewer} interval={interval} />
       </Stack>
     </Card>
   );
