@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.ts';
 import { logIn } from '../support/shell.ts';
 
@@ -7,7 +8,7 @@ import { logIn } from '../support/shell.ts';
  * page waits for; settings/subscription cancels at the period end and resumes.
  */
 
-async function payWith(page: import('@playwright/test').Page, card: string) {
+async function payWith(page: Page, card: string) {
   await page.getByLabel('Card number').fill(card);
   await page.getByLabel('Expiration (MM / YY)').fill('12 / 34');
   await page.getByLabel('CVC').fill('123');
@@ -15,7 +16,7 @@ async function payWith(page: import('@playwright/test').Page, card: string) {
   await page.getByRole('button', { name: /Subscribe|Start trial/ }).click();
 }
 
-async function openProCheckout(page: import('@playwright/test').Page) {
+async function openProCheckout(page: Page) {
   await page.goto('/app/pricing');
   await expect(page.getByRole('radio', { name: 'Yearly' })).toBeChecked();
   const pro = page
