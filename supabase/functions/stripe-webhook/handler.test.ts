@@ -248,6 +248,34 @@ Deno.test('stripe-webhook', async (t) => {
       assert.equal((await state(user.account)).invoices, 2);
     });
 
+    await t.step('a failed renewal leaves the invoice open and the plan past due', async () => {
+      const response = await fetch(
+        `${env.STRIPE_API_BASE}/_sandbox/subscriptions/${user.subscription}/renew`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${env.STRIPE_SECRET_KEY}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: 'outcome=failed',
+        },
+      );
+      await response.body?.cancel();
+      const about = await eventsAbout([user.subscription]);
+      const failed = about.filter((event) => event.type === 'invoice.payment_failed');
+      assert.equal(failed.length, 1);
+      const pastDue = about.at(-1)!;
+      assert.equal(pastDue.type, 'customer.subscription.updated');
+      for (let i = 0; i < 5; i++) for (const event of [pastDue, failed[0]!]) await deliver(event);
+      const after = await state(user.account);
+      assert.equal(after.subscriptions[0]!.billing_status, 'past_due');
+      assert.equal(after.invoices, 3);
+      const [invoice] = await sql()`
+        select status from public.invoices
+        where billing_type = 1 and billing_id = ${(failed[0]!.data.object as { id: string }).id}`;
+      assert.equal(invoice!.status, 'open');
+    });
+
     await t.step('a deleted subscription ends the plan', async () => {
       await billing.cancelNow(user.subscription);
       const [deleted] = (await eventsAbout([user.subscription])).filter(
