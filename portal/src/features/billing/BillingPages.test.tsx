@@ -1,6 +1,7 @@
-import { screen } from '@testing-library/react';
+import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT_POLL_MS } from '../../data/billing.ts';
+import { CHECKOUT_POLL_MS, CREATE_FAILED_MESSAGE } from '../../data/billing.ts';
 import { json, TestBackend } from '../../test/backend.ts';
 import { renderApp } from '../../test/render.tsx';
 import { createTestServices, startSession } from '../../test/services.ts';
@@ -101,6 +102,40 @@ describe('settings/subscription', () => {
       expect(screen.getByTestId('trial-days-left')).toHaveTextContent('5 days left in your trial.');
       expect(screen.getByTestId('renewal')).toHaveTextContent(/^Renews on /);
       expect(screen.getByRole('button', { name: 'Cancel subscription' })).toBeEnabled();
+    },
+  );
+});
+
+describe('pricing: Choose a plan', () => {
+  it(
+    'asks the billing function for a yearly checkout; a failure says so and skips the survey',
+    ROOMY,
+    async () => {
+      window.localStorage.removeItem(STORAGE_KEYS.surveySkipped);
+      const backend = await open('/app/pricing');
+      const orders: unknown[] = [];
+      backend.on('POST', '/functions/v1/billing/new-subscription', async (request) => {
+        orders.push(await request.json());
+        return json(
+          { code: 'subscription_create_failed', message: CREATE_FAILED_MESSAGE },
+          { status: 502 },
+        );
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Choose Pro' }, SLOW));
+      expect((await screen.findAllByText(CREATE_FAILED_MESSAGE, {}, SLOW)).length).toBeGreaterThan(
+        0,
+      );
+      expect(orders).toEqual([
+        expect.objectContaining({
+          billing_type: 1,
+          subscription: 'pro',
+          interval: 'yearly',
+          type: 'default',
+        }),
+      ]);
+      await waitFor(() =>
+        expect(window.localStorage.getItem(STORAGE_KEYS.surveySkipped)).toBe('true'),
+      );
     },
   );
 });

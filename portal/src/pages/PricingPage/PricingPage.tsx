@@ -21,7 +21,7 @@ import { formatMoney } from '@shortlane/shared/plans.ts';
 import { saleCouponFor } from '@shortlane/shared/sale-calendar.ts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
+import { NOTICE_DURATION_MS, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { CREATE_FAILED_MESSAGE, useNewSubscriptionMutation } from '../../data/billing.ts';
 import { useNotify } from '../../lib/servicesContext.ts';
@@ -31,12 +31,26 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href, paths } from '../../routes/paths.ts';
 import { useAppState, type Viewer } from '../../state/appState.ts';
 import { useRememberedCoupon } from '../../state/coupon.ts';
+import { useStoredFlag } from '../../state/storedFlag.ts';
 import { featureLabel, limitLines, PER_INTERVAL, planTitle, priceText } from './planText.ts';
 
 const INTERVAL_LABELS: Record<BillingInterval, string> = { monthly: 'Monthly', yearly: 'Yearly' };
 
 function isInterval(value: string): value is BillingInterval {
   return (BILLING_INTERVALS as readonly string[]).includes(value);
+}
+
+/** What to tell the user when no checkout could be opened; null when a 422 already did. */
+async function checkoutFailureMessage(error: unknown): Promise<string | null> {
+  const response = (error as { context?: unknown }).context;
+  if (!(response instanceof Response)) return CREATE_FAILED_MESSAGE;
+  if (response.status === 422) return null;
+  try {
+    const body = (await response.clone().json()) as { message?: unknown };
+    return typeof body.message === 'string' && body.message ? body.message : CREATE_FAILED_MESSAGE;
+  } catch {
+    return CREATE_FAILED_MESSAGE;
+  }
 }
 
 /** "Choose <plan>": the billing function opens a checkout, and the browser goes to it. */
@@ -52,6 +66,7 @@ function ChoosePlanButton({
   const checkout = useNewSubscriptionMutation();
   const notify = useNotify();
   const [leaving, setLeaving] = useState(false);
+  const [, setSurveySkipped] = useStoredFlag(STORAGE_KEYS.surveySkipped, false);
   const choose = () =>
     checkout.mutate(
       { subscription: plan.name, interval, currency, trial: plan.trial_available },
@@ -61,9 +76,13 @@ function ChoosePlanButton({
           window.location.assign(data.payment_url);
         },
         onError: (error) => {
-          // A 422 was announced field by field by the global handler; anything else is this.
-          if ((error as { context?: Response }).context?.status !== 422)
-            notify({ message: CREATE_FAILED_MESSAGE, durationMs: NOTICE_DURATION_MS.default });
+          // A 422 was announced field by field by the global handler. Any other failure shows
+          // the server's message (the spec's create-failed one), and the onboarding survey
+          // stays away (app-shell 4, Subscribe).
+          setSurveySkipped(true);
+          void checkoutFailureMessage(error).then((message) => {
+            if (message) notify({ message, durationMs: NOTICE_DURATION_MS.default });
+          });
         },
       },
     );
