@@ -71,6 +71,9 @@ const STACK_ENV_KEYS = [
   'SUPABASE_JWT_SECRET',
   'DB_URL',
   'MAILBOX_URL',
+  'STRIPE_SECRET_KEY',
+  'STRIPE_WEBHOOK_SECRET',
+  'STRIPE_API_BASE',
 ] as const satisfies readonly (keyof StackEnv)[];
 
 /** Hands the running stack's env to the test workers (they inherit the runner's environment). */

@@ -618,6 +618,7 @@ export type Database = {
         Row: {
           account_id: string;
           billing_id: string;
+          billing_synced_at: string | null;
           billing_type: number;
           created_at: string;
           id: string;
@@ -631,6 +632,7 @@ export type Database = {
         Insert: {
           account_id: string;
           billing_id: string;
+          billing_synced_at?: string | null;
           billing_type: number;
           created_at?: string;
           id?: string;
@@ -644,6 +646,7 @@ export type Database = {
         Update: {
           account_id?: string;
           billing_id?: string;
+          billing_synced_at?: string | null;
           billing_type?: number;
           created_at?: string;
           id?: string;
@@ -1193,6 +1196,7 @@ export type Database = {
           account_id: string;
           amount: number;
           billing_id: string;
+          billing_synced_at: string | null;
           billing_type: number;
           created_at: string;
           currency: string;
@@ -1209,6 +1213,7 @@ export type Database = {
           account_id: string;
           amount: number;
           billing_id: string;
+          billing_synced_at?: string | null;
           billing_type: number;
           created_at?: string;
           currency: string;
@@ -1225,6 +1230,7 @@ export type Database = {
           account_id?: string;
           amount?: number;
           billing_id?: string;
+          billing_synced_at?: string | null;
           billing_type?: number;
           created_at?: string;
           currency?: string;
@@ -1963,6 +1969,7 @@ export type Database = {
           amount: number;
           billing_id: string | null;
           billing_status: string | null;
+          billing_synced_at: string | null;
           billing_type: number | null;
           created_at: string;
           currency: string;
@@ -1990,6 +1997,7 @@ export type Database = {
           amount?: number;
           billing_id?: string | null;
           billing_status?: string | null;
+          billing_synced_at?: string | null;
           billing_type?: number | null;
           created_at?: string;
           currency: string;
@@ -2017,6 +2025,7 @@ export type Database = {
           amount?: number;
           billing_id?: string | null;
           billing_status?: string | null;
+          billing_synced_at?: string | null;
           billing_type?: number | null;
           created_at?: string;
           currency?: string;

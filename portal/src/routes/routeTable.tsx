@@ -352,16 +352,16 @@ function settingsRoutes(): PageRoute[] {
       'Account usage',
       'What your plan allows, what you used, and overages.',
     ),
-    settings(
-      'settings.subscription',
-      'Subscription',
-      'Your plan, its renewal, and changing or cancelling it.',
-    ),
-    settings(
-      'settings.subscription.success',
-      'Subscription confirmed',
-      'Confirmation that your new plan is active, with what it adds.',
-    ),
+    {
+      name: 'settings.subscription',
+      guards: LOGIN,
+      screen: page(() => import('../features/billing/SubscriptionPage.tsx')),
+    },
+    {
+      name: 'settings.subscription.success',
+      guards: LOGIN,
+      screen: page(() => import('../features/billing/SubscriptionSuccessPage.tsx')),
+    },
     settings(
       'settings.subscription.cancel',
       'Cancel subscription',

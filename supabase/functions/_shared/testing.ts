@@ -10,6 +10,10 @@ export interface StackEnv {
   SUPABASE_SERVICE_ROLE_KEY: string;
   SUPABASE_JWT_SECRET: string;
   DB_URL: string;
+  /** The stack's Stripe sandbox (billing type 1). */
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_API_BASE?: string;
 }
 
 const repoRoot = new URL('../../../', import.meta.url);
@@ -58,6 +62,10 @@ export function useStackAsRuntimeEnv(): StackEnv {
   Deno.env.set('SUPABASE_ANON_KEY', env.SUPABASE_ANON_KEY);
   Deno.env.set('SUPABASE_SERVICE_ROLE_KEY', env.SUPABASE_SERVICE_ROLE_KEY);
   Deno.env.set('SUPABASE_DB_URL', env.DB_URL);
+  for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE'] as const) {
+    const value = env[name];
+    if (value) Deno.env.set(name, value);
+  }
   return env;
 }
 

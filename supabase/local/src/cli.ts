@@ -54,6 +54,7 @@ function printSummary(config: StackConfig) {
       `  API gateway   ${env.SUPABASE_URL}  (/rest/v1 /auth/v1 /storage/v1 /functions/v1)`,
       `  Database      ${env.DB_URL}`,
       `  Mail catcher  ${env.MAILBOX_URL}/api/v1/messages`,
+      `  Stripe        ${env.STRIPE_API_BASE}  (sandbox; card 4242 4242 4242 4242)`,
       `  anon key      ${env.SUPABASE_ANON_KEY}`,
       `  service key   ${env.SUPABASE_SERVICE_ROLE_KEY}`,
       `  env file      ${stackEnvFile(config)}`,

@@ -56,6 +56,11 @@ export interface StackConfig {
    * hold (the `r` function's buffered clicks) before it cuts and kills what is left.
    */
   stopTimeoutMs: number;
+  /**
+   * Delays (ms) between the Stripe sandbox's webhook delivery attempts
+   * (STACK_STRIPE_WEBHOOK_RETRY_MS, comma-separated); test stacks use short ones.
+   */
+  stripeWebhookRetryDelaysMs?: number[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -76,6 +81,16 @@ function millisecondsFromEnv(name: string, fallback: number): number {
     throw new Error(`${name} must be a whole number of milliseconds, got "${raw}"`);
   }
   return value;
+}
+
+function millisecondListFromEnv(name: string): number[] | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const values = raw.split(',').map((entry) => Number(entry.trim()));
+  if (values.some((value) => !Number.isInteger(value) || value < 0)) {
+    throw new Error(`${name} must be comma-separated whole milliseconds, got "${raw}"`);
+  }
+  return values;
 }
 
 /** The default of STACK_STOP_TIMEOUT_MS. */
@@ -111,6 +126,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
       .map((entry) => entry.trim())
       .filter(Boolean),
     stopTimeoutMs: millisecondsFromEnv('STACK_STOP_TIMEOUT_MS', DEFAULT_STOP_TIMEOUT_MS),
+    stripeWebhookRetryDelaysMs: millisecondListFromEnv('STACK_STRIPE_WEBHOOK_RETRY_MS'),
     ...overrides,
   };
 }

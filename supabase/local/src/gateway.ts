@@ -18,6 +18,8 @@ export interface GatewayServices {
   isShortDomain?: (host: string) => boolean;
   /** The local hCaptcha stand-in, at /sandbox/hcaptcha (no apikey, as hCaptcha needs none). */
   captcha?: WebHandler;
+  /** The local Stripe stand-in, at /sandbox/stripe (its API checks its own secret key). */
+  stripe?: WebHandler;
 }
 
 const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
@@ -179,6 +181,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       return void serveWeb(req, res, services.storage, prefix).catch(failed);
     if (area === 'sandbox' && version === 'hcaptcha' && services.captcha)
       return void serveWeb(req, res, services.captcha, prefix).catch(failed);
+    if (area === 'sandbox' && version === 'stripe' && services.stripe)
+      return void serveWeb(req, res, services.stripe, prefix).catch(failed);
     if (area === 'functions' && version === 'v1') {
       if (!services.functionsPort)
         return reply(res, 503, { message: 'Edge functions are not running' });

@@ -19,6 +19,8 @@ import { startPostgrest } from './postgrest.ts';
 import { startNetWorker } from './net/worker.ts';
 import { watchShortDomains } from './short-domains.ts';
 import { createStorageService, syncConfigBuckets } from './storage/index.ts';
+import { createStripeSandbox } from './stripe-sandbox/index.ts';
+import { stripeSandboxEnv } from './stripe-sandbox/env.ts';
 
 export interface RunningStack {
   env: StackEnv;
@@ -35,6 +37,9 @@ export interface StackEnv {
   SUPABASE_JWT_SECRET: string;
   DB_URL: string;
   MAILBOX_URL: string;
+  STRIPE_SECRET_KEY: string;
+  STRIPE_WEBHOOK_SECRET: string;
+  STRIPE_API_BASE: string;
 }
 
 export const stackEnvFile = (config: StackConfig) => path.join(config.stateDir, 'stack.env');
@@ -138,6 +143,21 @@ export async function startStack(
     const shortDomains = await watchShortDomains(database.url, log);
     stops.push(shortDomains.stop);
 
+    const stripeEnv = stripeSandboxEnv(gatewayUrl(config));
+    const stripe = createStripeSandbox({
+      publicUrl: stripeEnv.STRIPE_API_BASE,
+      secretKey: stripeEnv.STRIPE_SECRET_KEY,
+      // As `stripe listen --forward-to localhost:54321/functions/v1/stripe-webhook`.
+      webhooks: [
+        {
+          url: `${gatewayUrl(config)}/functions/v1/stripe-webhook`,
+          secret: stripeEnv.STRIPE_WEBHOOK_SECRET,
+        },
+      ],
+      delivery: { retryDelaysMs: config.stripeWebhookRetryDelaysMs, log },
+    });
+    stops.push(() => stripe.stop());
+
     const gateway = createGateway(config, {
       auth: createAuthService({ config, pool: authPool, mailer: mailbox }),
       storage: createStorageService({
@@ -148,6 +168,7 @@ export async function startStack(
       functionsPort: functions?.port,
       isShortDomain: (host) => shortDomains.has(host),
       captcha: createCaptchaSandbox(),
+      stripe: stripe.handler,
     });
     const drainGateway = drainable(gateway);
     await listen(gateway, config.gatewayPort);
@@ -160,6 +181,7 @@ export async function startStack(
       SUPABASE_JWT_SECRET: config.jwtSecret,
       DB_URL: database.url,
       MAILBOX_URL: mailboxUrl(config),
+      ...stripeEnv,
     };
     fs.writeFileSync(
       stackEnvFile(config),

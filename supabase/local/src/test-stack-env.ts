@@ -12,4 +12,6 @@ export const TEST_STACK_ENV: Readonly<Record<string, string>> = {
   GUEST_LINK_RATE_LIMIT: '1000000/1h',
   API_RATE_LIMIT: '1000000/1m',
   STACK_TRUSTED_PROXIES: '127.0.0.1',
+  // The Stripe sandbox retries a refused webhook within a second or two, not minutes.
+  STACK_STRIPE_WEBHOOK_RETRY_MS: '200,400,800,1600',
 };

@@ -21,13 +21,17 @@ import { formatMoney } from '@shortlane/shared/plans.ts';
 import { saleCouponFor } from '@shortlane/shared/sale-calendar.ts';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { NOTICE_DURATION_MS, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { CREATE_FAILED_MESSAGE, useNewSubscriptionMutation } from '../../data/billing.ts';
+import { useNotify } from '../../lib/servicesContext.ts';
 import type { Coupon } from '../../data/coupon-query.ts';
 import { usePlansQuery, type PlanRow } from '../../data/plans-query.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href, paths } from '../../routes/paths.ts';
 import { useAppState, type Viewer } from '../../state/appState.ts';
 import { useRememberedCoupon } from '../../state/coupon.ts';
+import { useStoredFlag } from '../../state/storedFlag.ts';
 import { featureLabel, limitLines, PER_INTERVAL, planTitle, priceText } from './planText.ts';
 
 const INTERVAL_LABELS: Record<BillingInterval, string> = { monthly: 'Monthly', yearly: 'Yearly' };
@@ -36,7 +40,68 @@ function isInterval(value: string): value is BillingInterval {
   return (BILLING_INTERVALS as readonly string[]).includes(value);
 }
 
-function PlanAction({ plan, viewer }: { plan: PlanRow; viewer: Viewer | null }) {
+/** What to tell the user when no checkout could be opened; null when a 422 already did. */
+async function checkoutFailureMessage(error: unknown): Promise<string | null> {
+  const response = (error as { context?: unknown }).context;
+  if (!(response instanceof Response)) return CREATE_FAILED_MESSAGE;
+  if (response.status === 422) return null;
+  try {
+    const body = (await response.clone().json()) as { message?: unknown };
+    return typeof body.message === 'string' && body.message ? body.message : CREATE_FAILED_MESSAGE;
+  } catch {
+    return CREATE_FAILED_MESSAGE;
+  }
+}
+
+/** "Choose <plan>": the billing function opens a checkout, and the browser goes to it. */
+function ChoosePlanButton({
+  plan,
+  interval,
+  currency,
+}: {
+  plan: PlanRow;
+  interval: BillingInterval;
+  currency: string;
+}) {
+  const checkout = useNewSubscriptionMutation();
+  const notify = useNotify();
+  const [leaving, setLeaving] = useState(false);
+  const [, setSurveySkipped] = useStoredFlag(STORAGE_KEYS.surveySkipped, false);
+  const choose = () =>
+    checkout.mutate(
+      { subscription: plan.name, interval, currency, trial: plan.trial_available },
+      {
+        onSuccess: (data) => {
+          setLeaving(true);
+          window.location.assign(data.payment_url);
+        },
+        onError: (error) => {
+          // A 422 was announced field by field by the global handler. Any other failure shows
+          // the server's message (the spec's create-failed one), and the onboarding survey
+          // stays away (app-shell 4, Subscribe).
+          setSurveySkipped(true);
+          void checkoutFailureMessage(error).then((message) => {
+            if (message) notify({ message, durationMs: NOTICE_DURATION_MS.default });
+          });
+        },
+      },
+    );
+  return (
+    <Button fullWidth loading={checkout.isPending || leaving} onClick={choose}>
+      Choose {planTitle(plan.name)}
+    </Button>
+  );
+}
+
+function PlanAction({
+  plan,
+  viewer,
+  interval,
+}: {
+  plan: PlanRow;
+  viewer: Viewer | null;
+  interval: BillingInterval;
+}) {
   const current = viewer?.subscriber.subscriptions.current?.name ?? (viewer ? 'free' : null);
   if (current === plan.name) {
     return (
@@ -60,6 +125,8 @@ function PlanAction({ plan, viewer }: { plan: PlanRow; viewer: Viewer | null }) 
     );
   }
   if (plan.name === 'free') return null;
+  if (!viewer.subscribed)
+    return <ChoosePlanButton plan={plan} interval={interval} currency={viewer.currency} />;
   return (
     <Button component={Link} to={paths['settings.subscription']} fullWidth>
       Choose {planTitle(plan.name)}
@@ -105,7 +172,7 @@ function PlanCard({
         ))}
       </List>
       <Stack mt="lg">
-        <PlanAction plan={plan} viewer={viewer} />
+        <PlanAction plan={plan} viewer={viewer} interval={interval} />
       </Stack>
     </Card>
   );

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
+import { stripeSandboxEnv } from '../stripe-sandbox/env.ts';
 import {
   dotEnvNames,
   LOCAL_FUNCTION_DEFAULTS,
@@ -66,6 +67,15 @@ describe('short links on the local stack', () => {
     expect(localFunctionDefaults('http://127.0.0.1:25321')).toEqual({
       ...LOCAL_FUNCTION_DEFAULTS,
       SHORT_URL_BASE: 'http://{domain}:25321',
+      ...stripeSandboxEnv('http://127.0.0.1:25321'),
+    });
+  });
+
+  it("point billing type 1 at the stack's Stripe sandbox with its test-mode secrets", () => {
+    expect(localFunctionDefaults('http://127.0.0.1:25321')).toMatchObject({
+      STRIPE_API_BASE: 'http://127.0.0.1:25321/sandbox/stripe',
+      STRIPE_SECRET_KEY: expect.stringMatching(/^sk_test_/),
+      STRIPE_WEBHOOK_SECRET: expect.stringMatching(/^whsec_/),
     });
   });
 

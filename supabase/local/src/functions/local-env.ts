@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { formatShortUrlBase } from '../../../../shared/src/short-url.ts';
 import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
+import { stripeSandboxEnv } from '../stripe-sandbox/env.ts';
 
 /**
  * Variables our functions read that Supabase's runtime does not set, with values fit for this
@@ -24,6 +25,8 @@ export const LOCAL_FUNCTION_DEFAULTS: Readonly<Record<string, string>> = {
   // the local portal's API reference.
   API_RATE_LIMIT: '60/1m',
   API_DOC_BASE_URL: 'http://localhost:5173',
+  // Checkouts return to the portal on this machine, whatever port it runs on (billing function).
+  BILLING_RETURN_ORIGINS: 'http://localhost:*,http://127.0.0.1:*',
 };
 
 /**
@@ -38,7 +41,12 @@ export function localShortUrlBase(gatewayUrl: string): string {
 
 /** LOCAL_FUNCTION_DEFAULTS plus what depends on where this stack's gateway listens. */
 export function localFunctionDefaults(gatewayUrl: string): Record<string, string> {
-  return { ...LOCAL_FUNCTION_DEFAULTS, SHORT_URL_BASE: localShortUrlBase(gatewayUrl) };
+  return {
+    ...LOCAL_FUNCTION_DEFAULTS,
+    SHORT_URL_BASE: localShortUrlBase(gatewayUrl),
+    // Billing type 1 against the stack's Stripe sandbox (/sandbox/stripe).
+    ...stripeSandboxEnv(gatewayUrl),
+  };
 }
 
 /** The names a dotenv file sets (`NAME=value`, `export NAME=value`; comments ignored). */

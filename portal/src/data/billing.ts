@@ -1,0 +1,165 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BillingInterval } from '@shortlane/shared/constants.ts';
+import { useSupabase } from '../lib/servicesContext.ts';
+import type { PortalSupabase } from '../lib/supabase.ts';
+import { userScope } from './keys.ts';
+import { useUserId } from './use-user-id.ts';
+
+/**
+ * The `billing` function (billing type 1): the spec's new-subscription call and its checkout
+ * data, the checkout's status, cancel and resume. Refusals reject with supabase-js'
+ * FunctionsHttpError; the global response handler has already announced them.
+ */
+
+export const CREATE_FAILED_MESSAGE =
+  'We were unable to create your subscription. Please contact customer support.';
+
+export interface CheckoutData {
+  billing_type: 1;
+  customer: { id: string; auth_token: string | null };
+  discount_code: string | null;
+  prices: { price_id: string }[];
+  payment_method: string | null;
+  transaction_id: string;
+  success_url: string;
+  locale: string;
+  allow_discounts: boolean;
+  payment_methods: string[];
+  /** The provider's payment page: the browser is redirected there. */
+  payment_url: string;
+}
+
+export interface NewSubscription {
+  subscription: string;
+  interval: BillingInterval;
+  currency: string;
+  trial: boolean;
+  coupon?: string;
+}
+
+export interface BillingSubscription {
+  name: string;
+  interval: BillingInterval;
+  billing_status: string | null;
+  ends_at: string | null;
+  trial_ends_at: string | null;
+  period_ends_at: string | null;
+}
+
+export interface CheckoutStatus {
+  status: 'open' | 'complete' | 'expired';
+  subscription: BillingSubscription | null;
+}
+
+export async function newSubscription(
+  supabase: PortalSupabase,
+  order: NewSubscription,
+): Promise<CheckoutData> {
+  const { data, error } = await supabase.functions.invoke<{ checkout?: CheckoutData }>(
+    'billing/new-subscription',
+    { method: 'POST', body: { billing_type: 1, type: 'default', ...order } },
+  );
+  if (error) throw error;
+  if (!data?.checkout?.payment_url) throw new Error(CREATE_FAILED_MESSAGE);
+  return data.checkout;
+}
+
+export function useNewSubscriptionMutation() {
+  const supabase = useSupabase();
+  return useMutation({ mutationFn: (order: NewSubscription) => newSubscription(supabase, order) });
+}
+
+export const checkoutKeys = {
+  status: (userId: string, sessionId: string) =>
+    [...userScope(userId), 'checkout', sessionId] as const,
+};
+
+/** How often the success page asks whether the provider's webhook has arrived. */
+export const CHECKOUT_POLL_MS = 1_000;
+
+export function useCheckoutStatusQuery(sessionId: string | null) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: checkoutKeys.status(userId ?? '', sessionId ?? ''),
+    enabled: userId != null && sessionId != null,
+    queryFn: async (): Promise<CheckoutStatus> => {
+      const { data, error } = await supabase.functions.invoke<CheckoutStatus>(
+        `billing/checkout/${encodeURIComponent(sessionId!)}`,
+        { method: 'GET' },
+      );
+      if (error) throw error;
+      return data!;
+    },
+    // Until the subscription is recorded; a timer between asks, never a busy loop.
+    refetchInterval: (query) => (query.state.data?.subscription ? false : CHECKOUT_POLL_MS),
+  });
+}
+
+export type SubscriptionChange = 'cancel' | 'resume';
+
+export function useSubscriptionChangeMutation() {
+  const supabase = useSupabase();
+  const queryClient = useQueryClient();
+  const userId = useUserId();
+  return useMutation({
+    mutationFn: async (change: SubscriptionChange) => {
+      const { error } =
+        change === 'cancel'
+          ? await supabase.functions.invoke('billing/settings/subscription', {
+              method: 'DELETE',
+              body: { billing_type: 1 },
+            })
+          : await supabase.functions.invoke('billing/settings/subscription/resume', {
+              method: 'PUT',
+            });
+      if (error) throw error;
+    },
+    onSettled: () =>
+      userId ? queryClient.invalidateQueries({ queryKey: userScope(userId) }) : undefined,
+  });
+}
+
+const PLAN_SUBSCRIPTION_COLUMNS =
+  'id, name, interval, amount, currency, billing_type, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at, created_at';
+
+export interface PlanSubscription extends BillingSubscription {
+  id: string;
+  amount: number;
+  currency: string;
+  billing_type: number | null;
+  period_starts_at: string | null;
+  created_at: string;
+}
+
+export const planSubscriptionKeys = {
+  current: (userId: string, accountId: string) =>
+    [...userScope(userId), 'plan-subscription', accountId] as const,
+};
+
+/**
+ * The personal account's current plan subscription with its billing dates (started, not
+ * ended, newest first: the rule of app.account_price_id), or null on the free plan.
+ */
+export function useCurrentPlanSubscriptionQuery(accountId: string | null | undefined) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: planSubscriptionKeys.current(userId ?? '', accountId ?? ''),
+    enabled: userId != null && accountId != null,
+    queryFn: async (): Promise<PlanSubscription | null> => {
+      const now = new Date().toISOString();
+      const { data, error } = await supabase
+        .from('subscriptions')
+        .select(PLAN_SUBSCRIPTION_COLUMNS)
+        .eq('account_id', accountId!)
+        .eq('type', 'default')
+        .or(`period_starts_at.is.null,period_starts_at.lte.${now}`)
+        .or(`ends_at.is.null,ends_at.gt.${now}`)
+        .order('created_at', { ascending: false })
+        .limit(1);
+      if (error) throw error;
+      return (data[0] as PlanSubscription | undefined) ?? null;
+    },
+  });
+}

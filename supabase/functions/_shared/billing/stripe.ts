@@ -1,0 +1,88 @@
+import Stripe from 'stripe';
+import { requireEnv } from '../env.ts';
+import type { CardBilling, CheckoutRequest } from './provider.ts';
+
+/** Stripe's default: a signature older than this (seconds) is refused as a replay. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * The SDK aimed at STRIPE_API_BASE when set (the local sandbox: its host, port and protocol,
+ * and the path it is mounted under, which the SDK has no option for, added by the fetch it is
+ * given), else at api.stripe.com.
+ */
+export function stripeSdk(secretKey: string, apiBase?: string): Stripe {
+  if (!apiBase) return new Stripe(secretKey, { maxNetworkRetries: 2 });
+  const base = new URL(apiBase);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return new Stripe(secretKey, {
+    host: base.hostname,
+    port: base.port || (base.protocol === 'https:' ? 443 : 80),
+    protocol: base.protocol === 'https:' ? 'https' : 'http',
+    maxNetworkRetries: 2,
+    httpClient: Stripe.createFetchHttpClient((input, init) => {
+      const url = new URL(String(input));
+      url.pathname = `${prefix}${url.pathname}`;
+      return fetch(url, init);
+    }),
+  });
+}
+
+export function createStripeBilling(stripe: Stripe, webhookSecret: string): CardBilling {
+  const crypto = Stripe.createSubtleCryptoProvider();
+  return {
+    billingType: 1,
+    createCustomer: ({ email, metadata }) =>
+      stripe.customers.create({ ...(email ? { email } : {}), metadata }),
+    createCheckout: (input: CheckoutRequest) =>
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer: input.customerId,
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: input.currency,
+              unit_amount: input.unitAmount,
+              recurring: { interval: input.interval },
+              product_data: { name: input.productName },
+            },
+          },
+        ],
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        client_reference_id: input.metadata.account_id,
+        metadata: input.metadata,
+        subscription_data: {
+          metadata: input.metadata,
+          ...(input.trialDays > 0 ? { trial_period_days: input.trialDays } : {}),
+        },
+      }),
+    retrieveCheckout: (id) => stripe.checkout.sessions.retrieve(id),
+    retrieveSubscription: (id) => stripe.subscriptions.retrieve(id),
+    setCancelAtPeriodEnd: (id, cancel) =>
+      stripe.subscriptions.update(id, { cancel_at_period_end: cancel }),
+    cancelNow: (id) => stripe.subscriptions.cancel(id),
+    retrieveInvoice: (id) => stripe.invoices.retrieve(id),
+    listInvoices: async (customerId) =>
+      (await stripe.invoices.list({ customer: customerId, limit: 100 })).data,
+    verifyWebhook: (rawBody, signature) =>
+      stripe.webhooks.constructEventAsync(
+        rawBody,
+        signature ?? '',
+        webhookSecret,
+        WEBHOOK_TOLERANCE_SECONDS,
+        crypto,
+      ),
+  };
+}
+
+let cached: CardBilling | undefined;
+
+/** Billing type 1 from STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and optional STRIPE_API_BASE. */
+export function cardBillingFromEnv(): CardBilling {
+  cached ??= createStripeBilling(
+    stripeSdk(requireEnv('STRIPE_SECRET_KEY'), Deno.env.get('STRIPE_API_BASE') || undefined),
+    requireEnv('STRIPE_WEBHOOK_SECRET'),
+  );
+  return cached;
+}

@@ -1,0 +1,3 @@
+import { createBillingHandler } from './handler.ts';
+
+Deno.serve(createBillingHandler());

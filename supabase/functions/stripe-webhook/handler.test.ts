@@ -1,0 +1,292 @@
+import assert from 'node:assert/strict';
+import { createClient } from '@supabase/supabase-js';
+import type Stripe from 'stripe';
+import { cardBillingFromEnv, stripeSdk } from '../_shared/billing/stripe.ts';
+import { closeSql, sql } from '../_shared/sql.ts';
+import { useStackAsRuntimeEnv } from '../_shared/testing.ts';
+import { createStripeWebhookHandler, PROVIDER } from './handler.ts';
+
+/**
+ * The handler called directly with events the stack's Stripe sandbox produced for a real
+ * checkout, signed as Stripe signs them. The sandbox also delivers every event to the stack's
+ * own stripe-webhook function, as Stripe would: these tests check that any number of
+ * deliveries, in any order, have one effect.
+ */
+const env = useStackAsRuntimeEnv();
+const webhook = createStripeWebhookHandler();
+const billing = cardBillingFromEnv();
+const stripe = stripeSdk(env.STRIPE_SECRET_KEY!, env.STRIPE_API_BASE);
+const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
+  auth: { persistSession: false, autoRefreshToken: false },
+});
+
+async function hmacHex(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function deliver(
+  event: unknown,
+  { secret = env.STRIPE_WEBHOOK_SECRET!, at = Math.floor(Date.now() / 1000) } = {},
+) {
+  const body = JSON.stringify(event);
+  const signature = `t=${at},v1=${await hmacHex(secret, `${at}.${body}`)}`;
+  const response = await webhook(
+    new Request('http://localhost/stripe-webhook', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+      body,
+    }),
+  );
+  return {
+    status: response.status,
+    body: (await response.json()) as { result?: string; code?: string },
+  };
+}
+
+/** A user on a plan of their own, subscribed through the sandbox's checkout with 4242…. */
+async function subscribedUser() {
+  const suffix = crypto.randomUUID().slice(0, 8);
+  const { data, error } = await admin.auth.admin.createUser({
+    email: `stripe-${suffix}@functions.test`,
+    password: `Pw-${crypto.randomUUID()}`,
+    email_confirm: true,
+  });
+  if (error) throw error;
+  const db = sql();
+  const [profile] = await db<{ account: string }[]>`
+    select personal_account_id as account from public.profiles where id = ${data.user.id}`;
+  const [plan] = await db<{ price: string }[]>`
+    with plan as (
+      insert into public.plans (name, "group") values (${`stripe-test-${suffix}`}, 'test') returning id
+    )
+    insert into public.plan_prices (plan_id, interval, amount, currency)
+    select id, 'yearly', 12900, 'USD' from plan returning id as price`;
+  const account = profile!.account;
+  const metadata = { account_id: account, plan_price_id: plan!.price };
+  const customer = await billing.createCustomer({ email: null, metadata });
+  const session = await billing.createCheckout({
+    customerId: customer.id,
+    unitAmount: 12900,
+    currency: 'usd',
+    interval: 'year',
+    productName: 'Test plan',
+    trialDays: 0,
+    successUrl: 'http://localhost/success?session_id={CHECKOUT_SESSION_ID}',
+    cancelUrl: 'http://localhost/cancel',
+    metadata,
+  });
+  const paid = await fetch(session.url!, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      cardNumber: '4242424242424242',
+      cardExpiry: '12/34',
+      cardCvc: '123',
+    }),
+  });
+  await paid.body?.cancel();
+  assert.equal(paid.status, 303);
+  const done = await billing.retrieveCheckout(session.id);
+  return {
+    account,
+    customer: customer.id,
+    session: session.id,
+    subscription: done.subscription as string,
+  };
+}
+
+/** The sandbox's events about one subscription (or its session, or its invoices), oldest first. */
+async function eventsAbout(ids: string[]): Promise<Stripe.Event[]> {
+  const events = await stripe.events.list({ limit: 100 });
+  return events.data
+    .filter((event) => ids.some((id) => JSON.stringify(event.data.object).includes(id)))
+    .reverse();
+}
+
+async function state(account: string) {
+  const db = sql();
+  const subscriptions = await db<
+    { billing_status: string; ends_at: Date | null; name: string; count: number }[]
+  >`
+    select billing_status, ends_at, name from public.subscriptions where account_id = ${account}`;
+  const [counts] = await db<{ invoices: number; customers: number }[]>`
+    select (select count(*)::int from public.invoices where account_id = ${account}) as invoices,
+           (select count(*)::int from public.billing_customers where account_id = ${account}) as customers`;
+  return { subscriptions, ...counts! };
+}
+
+Deno.test('stripe-webhook', async (t) => {
+  try {
+    const user = await subscribedUser();
+    const events = await eventsAbout([user.subscription, user.session]);
+    assert.deepEqual(events.map((event) => event.type).sort(), [
+      'checkout.session.completed',
+      'customer.subscription.created',
+      'invoice.paid',
+    ]);
+
+    await t.step('refuses a bad signature and stores nothing', async () => {
+      const forged = { ...events[0]!, id: `evt_forged_${crypto.randomUUID()}` };
+      const answer = await deliver(forged, { secret: 'whsec_not_ours' });
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.code, 'invalid_signature');
+      const rows = await sql()`select 1 from public.webhook_events where event_id = ${forged.id}`;
+      assert.equal(rows.length, 0);
+    });
+
+    await t.step('refuses a signature older than 300 s', async () => {
+      const answer = await deliver(events[0], { at: Math.floor(Date.now() / 1000) - 301 });
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.code, 'invalid_signature');
+    });
+
+    await t.step('stores an unknown event type once and changes nothing', async () => {
+      const unknown = {
+        ...events[0]!,
+        id: `evt_unknown_${crypto.randomUUID().slice(0, 8)}`,
+        type: 'charge.refunded',
+      };
+      const first = await deliver(unknown);
+      assert.equal(first.status, 200);
+      assert.equal(first.body.result, 'ignored');
+      assert.equal((await deliver(unknown)).body.result, 'duplicate');
+      const rows = await sql()`
+        select processed_at from public.webhook_events where provider = ${PROVIDER} and event_id = ${unknown.id}`;
+      assert.equal(rows.length, 1);
+      assert.ok(rows[0]!.processed_at);
+    });
+
+    await t.step('each event replayed 5 times, newest first, has one effect', async () => {
+      for (let round = 0; round < 5; round++) {
+        for (const event of [...events].reverse()) assert.equal((await deliver(event)).status, 200);
+      }
+      const after = await state(user.account);
+      assert.equal(after.subscriptions.length, 1);
+      assert.equal(after.subscriptions[0]!.billing_status, 'active');
+      assert.equal(after.subscriptions[0]!.ends_at, null);
+      assert.equal(after.invoices, 1);
+      assert.equal(after.customers, 1);
+      const stored = await sql()`
+        select event_id from public.webhook_events
+        where provider = ${PROVIDER} and event_id = any (${events.map((event) => event.id)})`;
+      assert.equal(stored.length, events.length);
+    });
+
+    await t.step('a late, older event never rolls a cancellation back', async () => {
+      await billing.setCancelAtPeriodEnd(user.subscription, true);
+      const [updated] = (await eventsAbout([user.subscription])).filter(
+        (event) => event.type === 'customer.subscription.updated',
+      );
+      assert.ok(updated);
+      await deliver(updated);
+      const created = events.find((event) => event.type === 'customer.subscription.created')!;
+      // A copy of the creation event delivered late (a new id, its old timestamp and payload).
+      await deliver({ ...created, id: `${created.id}_late` });
+      const after = await state(user.account);
+      assert.ok(after.subscriptions[0]!.ends_at, 'still ending at the period end');
+
+      await billing.setCancelAtPeriodEnd(user.subscription, false);
+      const resumed = (await eventsAbout([user.subscription])).filter(
+        (event) => event.type === 'customer.subscription.updated',
+      );
+      for (const event of [...resumed, ...resumed]) await deliver(event);
+      assert.equal((await state(user.account)).subscriptions[0]!.ends_at, null);
+    });
+
+    await t.step('a delivery answered 500 is retried by Stripe and applied once', async () => {
+      const db = sql();
+      const trigger = `stripe_test_fail_${crypto.randomUUID().slice(0, 8)}`;
+      await db.unsafe(`
+        create function public.${trigger}() returns trigger language plpgsql as $$
+        begin raise exception 'simulated outage'; end $$;
+        create trigger ${trigger} before insert on public.invoices for each row
+          when (new.account_id = '${user.account}') execute function public.${trigger}();`);
+      let renewal: Stripe.Event | undefined;
+      try {
+        const response = await fetch(
+          `${env.STRIPE_API_BASE}/_sandbox/subscriptions/${user.subscription}/renew`,
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${env.STRIPE_SECRET_KEY}` },
+          },
+        );
+        await response.body?.cancel();
+        renewal = (await eventsAbout([user.subscription])).find(
+          (event) => event.type === 'invoice.paid' && !events.some((old) => old.id === event.id),
+        );
+        assert.ok(renewal);
+        const failed = await deliver(renewal);
+        assert.equal(failed.status, 500);
+        const [row] = await db<{ error: string | null; processed_at: Date | null }[]>`
+          select error, processed_at from public.webhook_events where event_id = ${renewal.id}`;
+        assert.match(row!.error ?? '', /simulated outage/);
+        assert.equal(row!.processed_at, null);
+      } finally {
+        await db.unsafe(
+          `drop trigger ${trigger} on public.invoices; drop function public.${trigger}();`,
+        );
+      }
+      // The sandbox's own delivery retries (200 ms, 400 ms, …) and gets through now.
+      const deadline = Date.now() + 10_000;
+      for (;;) {
+        const [row] = await db<{ processed_at: Date | null }[]>`
+          select processed_at from public.webhook_events where event_id = ${renewal.id}`;
+        if (row?.processed_at) break;
+        if (Date.now() > deadline) throw new Error('the sandbox never redelivered the event');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal((await deliver(renewal)).body.result, 'duplicate');
+      assert.equal((await state(user.account)).invoices, 2);
+    });
+
+    await t.step('a failed renewal leaves the invoice open and the plan past due', async () => {
+      const response = await fetch(
+        `${env.STRIPE_API_BASE}/_sandbox/subscriptions/${user.subscription}/renew`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${env.STRIPE_SECRET_KEY}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: 'outcome=failed',
+        },
+      );
+      await response.body?.cancel();
+      const about = await eventsAbout([user.subscription]);
+      const failed = about.filter((event) => event.type === 'invoice.payment_failed');
+      assert.equal(failed.length, 1);
+      const pastDue = about.at(-1)!;
+      assert.equal(pastDue.type, 'customer.subscription.updated');
+      for (let i = 0; i < 5; i++) for (const event of [pastDue, failed[0]!]) await deliver(event);
+      const after = await state(user.account);
+      assert.equal(after.subscriptions[0]!.billing_status, 'past_due');
+      assert.equal(after.invoices, 3);
+      const [invoice] = await sql()`
+        select status from public.invoices
+        where billing_type = 1 and billing_id = ${(failed[0]!.data.object as { id: string }).id}`;
+      assert.equal(invoice!.status, 'open');
+    });
+
+    await t.step('a deleted subscription ends the plan', async () => {
+      await billing.cancelNow(user.subscription);
+      const [deleted] = (await eventsAbout([user.subscription])).filter(
+        (event) => event.type === 'customer.subscription.deleted',
+      );
+      for (let i = 0; i < 5; i++) await deliver(deleted);
+      const [subscription] = (await state(user.account)).subscriptions;
+      assert.equal(subscription!.billing_status, 'canceled');
+      assert.ok(subscription!.ends_at && subscription!.ends_at.getTime() <= Date.now());
+    });
+  } finally {
+    await closeSql();
+  }
+});

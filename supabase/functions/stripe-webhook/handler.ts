@@ -1,0 +1,108 @@
+/**
+ * stripe-webhook: Stripe's events for billing type 1 (POST, no JWT: Stripe signs instead).
+ *
+ *   200 { received: true, result }   stored and applied (or already, or ignored)
+ *   400 { code: 'invalid_signature' } bad or stale signature (older than 300 s)
+ *   500                               not applied: Stripe retries later, and the retry applies it
+ *
+ * The signature is checked on the raw body. The event is stored once by its id in
+ * webhook_events and applied with the current state of the objects it names, fetched from
+ * Stripe (app.record_stripe_event), so a replayed, late or out-of-order event has one effect and
+ * never rolls a row back.
+ */
+import type postgres from 'postgres';
+import type Stripe from 'stripe';
+import type { CardBilling } from '../_shared/billing/provider.ts';
+import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
+import { HttpError, handler, json } from '../_shared/http.ts';
+import { sql, type Sql } from '../_shared/sql.ts';
+
+export const PROVIDER = 'billing-1';
+
+const SUBSCRIPTION_EVENTS = new Set([
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+]);
+const INVOICE_EVENTS = new Set(['invoice.paid', 'invoice.payment_failed']);
+
+function isMissing(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'resource_missing';
+}
+
+/** The objects an event names, as Stripe holds them now (the event's own copy if gone). */
+async function currentObjects(billing: CardBilling, event: Stripe.Event): Promise<unknown[]> {
+  const object = event.data.object as { id?: string };
+  const id = object.id;
+  if (!id) return [];
+  const fresh = async <T>(fetchIt: () => Promise<T>, snapshot: unknown) => {
+    try {
+      return await fetchIt();
+    } catch (error) {
+      if (isMissing(error)) return snapshot;
+      throw error;
+    }
+  };
+  if (event.type === 'checkout.session.completed') {
+    const session = (await fresh(
+      () => billing.retrieveCheckout(id),
+      object,
+    )) as Stripe.Checkout.Session;
+    const subscriptionId =
+      typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
+    if (!subscriptionId) return [session];
+    return [session, await fresh(() => billing.retrieveSubscription(subscriptionId), null)].filter(
+      (entry) => entry !== null,
+    );
+  }
+  if (SUBSCRIPTION_EVENTS.has(event.type))
+    return [await fresh(() => billing.retrieveSubscription(id), object)];
+  if (INVOICE_EVENTS.has(event.type))
+    return [await fresh(() => billing.retrieveInvoice(id), object)];
+  return [];
+}
+
+/** Stripe's objects are parsed JSON: their SDK types just don't say so. */
+const asJson = (value: unknown) => value as postgres.JSONValue;
+
+export interface StripeWebhookDeps {
+  billing: () => CardBilling;
+  db: () => Sql;
+}
+
+export function createStripeWebhookHandler(
+  deps: StripeWebhookDeps = { billing: cardBillingFromEnv, db: sql },
+) {
+  return handler(async (request) => {
+    if (request.method !== 'POST')
+      throw new HttpError(405, 'Method not allowed', 'method_not_allowed');
+    const rawBody = await request.text();
+    let event: Stripe.Event;
+    try {
+      event = await deps.billing().verifyWebhook(rawBody, request.headers.get('stripe-signature'));
+    } catch (error) {
+      throw new HttpError(
+        400,
+        `Webhook signature verification failed: ${(error as Error).message}`,
+        'invalid_signature',
+      );
+    }
+    const db = deps.db();
+    const [seen] = await db<{ processed_at: Date | null }[]>`
+      select processed_at from public.webhook_events
+      where provider = ${PROVIDER} and event_id = ${event.id}`;
+    if (seen?.processed_at) return json({ received: true, result: 'duplicate' });
+    try {
+      const objects = await currentObjects(deps.billing(), event);
+      const [row] = await db<{ result: string }[]>`
+        select app.record_stripe_event(${db.json(asJson(event))}, ${db.json(asJson(objects))}) as result`;
+      return json({ received: true, result: row!.result });
+    } catch (error) {
+      await db`select app.record_stripe_event_error(${db.json(asJson(event))}, ${String(error)})`.catch(
+        (recordError: unknown) =>
+          console.error('stripe-webhook: could not record the failure', recordError),
+      );
+      throw error;
+    }
+  });
+}

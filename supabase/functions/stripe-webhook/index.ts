@@ -1,0 +1,3 @@
+import { createStripeWebhookHandler } from './handler.ts';
+
+Deno.serve(createStripeWebhookHandler());
