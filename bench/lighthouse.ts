@@ -55,7 +55,19 @@ interface Audit {
   scores: Record<Category, number>;
   load: number;
   failing: string[];
+  /** Where the page ended up: a redirect (to login, say) would mean another page was measured. */
+  finalPath: string;
+  /** The performance metrics behind the score, as Lighthouse displays them. */
+  metrics: string;
 }
+
+const METRICS = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['cumulative-layout-shift', 'CLS'],
+  ['speed-index', 'SI'],
+] as const;
 
 async function audit(
   browser: Browser,
@@ -100,7 +112,21 @@ async function audit(
       .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
       .map((ref) => `${category}: ${ref.id} (${lhr.audits[ref.id]?.title ?? ''})`),
   );
-  return { page: name, scores, load: os.loadavg()[0]!, failing };
+  // What moved: the elements behind the layout-shift score, largest first.
+  const shifts = lhr.audits['layout-shifts']?.details;
+  if (shifts?.type === 'table') {
+    for (const item of shifts.items.slice(0, 5)) {
+      const node = item.node as { snippet?: string; selector?: string } | undefined;
+      failing.push(
+        `performance: layout shift ${Number(item.score ?? 0).toFixed(3)} of ${node?.selector ?? '?'} ${node?.snippet?.slice(0, 100) ?? ''}`,
+      );
+    }
+  }
+  const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+  const metrics = METRICS.map(
+    ([id, label]) => `${label} ${lhr.audits[id]?.displayValue ?? '?'}`,
+  ).join(', ');
+  return { page: name, scores, load: os.loadavg()[0]!, failing, finalPath, metrics };
 }
 
 async function main() {
@@ -171,16 +197,17 @@ async function main() {
       `Portal, production build, Lighthouse ${desktop ? 'desktop' : 'mobile'} (cores: ${os.cpus().length})`,
     );
     console.log(
-      `  ${'page'.padEnd(16)} ${'performance'.padStart(12)} ${'accessibility'.padStart(14)} ${'best practices'.padStart(15)} ${'load avg'.padStart(9)}`,
+      `  ${'page'.padEnd(16)} ${'performance'.padStart(12)} ${'accessibility'.padStart(14)} ${'best practices'.padStart(15)} ${'load avg'.padStart(9)}  shown`,
     );
     for (const row of results) {
       console.log(
-        `  ${row.page.padEnd(16)} ${String(row.scores.performance).padStart(12)} ${String(row.scores.accessibility).padStart(14)} ${String(row.scores['best-practices']).padStart(15)} ${row.load.toFixed(2).padStart(9)}`,
+        `  ${row.page.padEnd(16)} ${String(row.scores.performance).padStart(12)} ${String(row.scores.accessibility).padStart(14)} ${String(row.scores['best-practices']).padStart(15)} ${row.load.toFixed(2).padStart(9)}  ${row.finalPath}`,
       );
     }
     console.log(
       `  targets: performance ≥ ${TARGETS.performance}, accessibility ${TARGETS.accessibility}, best practices ≥ ${TARGETS['best-practices']}`,
     );
+    for (const row of results) console.log(`  ${row.page}: ${row.metrics}`);
     for (const row of results) {
       for (const line of row.failing) console.log(`  ${row.page}: ${line}`);
     }
