@@ -1,9 +1,10 @@
 import type { AuthProvider, DataProvider } from 'react-admin';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
-import { defaultI18nProvider, ForgotPasswordPage, LoginPage, SetPasswordPage } from 'ra-supabase';
+import { ForgotPasswordPage, LoginPage, SetPasswordPage } from 'ra-supabase';
 import { BrowserRouter, Navigate, Route, useParams } from 'react-router-dom';
 import { KioskLayout } from './layout/KioskLayout.tsx';
 import { KioskConfigContext, type KioskConfig } from './lib/kioskConfig.ts';
+import { kioskI18nProvider } from './providers/i18nProvider.ts';
 import accessInvitations from './resources/access-invitations/index.tsx';
 import { AliasLookup } from './resources/aliases/AliasLookup.tsx';
 import aliases from './resources/aliases/index.ts';
@@ -21,6 +22,8 @@ import surveys from './resources/surveys/index.tsx';
 import surveyQuestions from './resources/surveys/questions.tsx';
 import tldOverprice from './resources/tld_overprice/index.tsx';
 import users from './resources/users/index.ts';
+
+const i18nProvider = kioskI18nProvider();
 
 export interface KioskProviders {
   authProvider: AuthProvider;
@@ -52,7 +55,7 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
           title="Shortlane kiosk"
           authProvider={authProvider}
           dataProvider={dataProvider}
-          i18nProvider={defaultI18nProvider}
+          i18nProvider={i18nProvider}
           loginPage={LoginPage}
           layout={KioskLayout}
           requireAuth

@@ -49,12 +49,15 @@ function PendingNotice() {
 export function StateProviders({ children }: { children: ReactNode }) {
   const { noticeStore } = useServices();
   return (
-    <AppStateProvider>
-      <Suspense fallback={null}>
-        <NoticesContainer store={noticeStore} />
-      </Suspense>
-      <PendingNotice />
-      <SecondFactorProvider>{children}</SecondFactorProvider>
-    </AppStateProvider>
+    // Above the shared state: no account query may run before the session's second factor.
+    <SecondFactorProvider>
+      <AppStateProvider>
+        <Suspense fallback={null}>
+          <NoticesContainer store={noticeStore} />
+        </Suspense>
+        <PendingNotice />
+        {children}
+      </AppStateProvider>
+    </SecondFactorProvider>
   );
 }

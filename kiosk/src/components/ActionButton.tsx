@@ -1,14 +1,23 @@
 import { Button, type ButtonProps } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { Confirm, useNotify, useRefresh } from 'react-admin';
+import type { KioskNotice } from '../i18n/messages.ts';
+
+/** The server's own words on a failure, through the i18n provider like every notice. */
+export function notifyFailure(notify: ReturnType<typeof useNotify>, error: unknown): void {
+  notify('kiosk.notice.failed', {
+    type: 'error',
+    messageArgs: { message: error instanceof Error ? error.message : String(error) },
+  });
+}
 
 interface ActionButtonProps {
   label: string;
   icon?: ReactNode;
   /** The question a confirmation dialog asks first, if the action needs one. */
   confirm?: { title: string; content: ReactNode };
-  /** The action; its resolved text (if any) is shown as a success notice. */
-  run: () => Promise<string | void>;
+  /** The action; the notice it resolves with (if any) is shown as a success. */
+  run: () => Promise<KioskNotice | void>;
   color?: ButtonProps['color'];
   disabled?: boolean;
 }
@@ -28,10 +37,10 @@ export function ActionButton({ label, icon, confirm, run, color, disabled }: Act
     setBusy(true);
     try {
       const done = await run();
-      if (done) notify(done, { type: 'success' });
+      if (done) notify(done.message, { type: 'success', messageArgs: done.args });
       refresh();
     } catch (error) {
-      notify(error instanceof Error ? error.message : String(error), { type: 'error' });
+      notifyFailure(notify, error);
     } finally {
       setBusy(false);
     }

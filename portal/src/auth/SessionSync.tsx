@@ -3,6 +3,8 @@ import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useServices } from '../lib/servicesContext.ts';
 import { paths } from '../routes/paths.ts';
+import { useUserId } from '../data/use-user-id.ts';
+import { useSecondFactorDue } from '../features/two-factor/secondFactorContext.ts';
 import { useAuth } from './AuthContext.ts';
 import { loadSessionData } from './sessionData.ts';
 import { stateStatusChange } from './stateStatus.ts';
@@ -20,18 +22,22 @@ export function SessionSync() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { supabase, dialogs, signingOut, reload } = useServices();
-  const user = auth.user;
+  // The account only once the session may act for it: a password-only session that still
+  // owes its TOTP code loads nothing of it (see useUserId).
+  const secondFactorDue = useSecondFactorDue();
+  const userId = useUserId();
+  const user = userId != null ? auth.user : null;
+  const settled = auth.status !== 'loading' && (auth.user == null || secondFactorDue !== null);
 
   // Loaded when the session changes to a user, not for the session a page starts with: the
   // shell's own queries fetch those as it renders.
   const previousUserId = useRef<string | null | undefined>(undefined);
   useEffect(() => {
-    if (auth.status === 'loading') return;
-    const userId = user?.id ?? null;
+    if (!settled) return;
     const signedIn = previousUserId.current !== undefined && previousUserId.current !== userId;
     previousUserId.current = userId;
     if (user && signedIn) void loadSessionData(queryClient, supabase, user);
-  }, [auth.status, user, queryClient, supabase]);
+  }, [settled, userId, user, queryClient, supabase]);
 
   // The listener reads the latest auth through a ref: re-subscribing on every session change
   // could miss an event fired in between.

@@ -11,7 +11,9 @@ import { SurveyBanner } from './SurveyBanner.tsx';
 
 /**
  * The shell of app-shell 2: navigation, an optional survey banner, the page, a side panel, a
- * cookie notice and a footer. (The modals live above it, in StateProviders.)
+ * cookie notice and a footer. (The modals live above it, in StateProviders.) The cookie notice
+ * takes its own place in the flow, under the navigation: floating over the page, it hid the
+ * controls beneath it (link tabs, search) until it was accepted.
  */
 export function ShellLayout({ children }: { children: ReactNode }) {
   const [opened, { open, close }] = useDisclosure(false);
@@ -26,13 +28,13 @@ export function ShellLayout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         <NavBar />
+        <CookieNotice />
         <SurveyBanner />
         <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
           {children}
         </main>
         <SidePanel />
         <Footer />
-        <CookieNotice />
       </div>
     </SidePanelContext>
   );

@@ -10,23 +10,42 @@ const withSurvey = (extra: Partial<TestWorld> = {}) =>
   signedInWorld({ profile: { is_survey_enabled: true }, survey, ...extra });
 
 describe('survey banner', () => {
-  it('shows the running survey to a user who has it on', async () => {
-    renderApp({ route: '/app/terms', world: withSurvey() });
+  it('shows the running survey to a user who has it on, where links are made', async () => {
+    renderApp({ route: '/app', world: withSurvey() });
     const banner = await screen.findByRole('complementary', { name: 'Survey' });
     expect(banner).toHaveTextContent('Tell us about you: 3 short questions');
   });
 
-  it('"Not now" hides it in this browser', async () => {
-    const { user } = renderApp({ route: '/app/terms', world: withSurvey() });
-    const banner = await screen.findByRole('complementary', { name: 'Survey' });
-    await user.click(within(banner).getByRole('button', { name: 'Not now' }));
+  it('stays off the pages where it is not relevant, and asks nothing there', async () => {
+    const backend = new TestBackend();
+    renderApp({ route: '/app/terms', world: withSurvey(), backend });
+    await screen.findByRole('heading', { level: 1, name: 'Terms of Service' });
+    // The shell's state has loaded (the survey would be asked for by now).
+    await screen.findByRole('button', { name: 'Log out' });
     expect(screen.queryByRole('complementary', { name: 'Survey' })).not.toBeInTheDocument();
-    expect(window.localStorage.getItem(STORAGE_KEYS.surveySkipped)).toBe('true');
+    expect(backend.requestsTo('GET', '/rest/v1/surveys')).toEqual([]);
+  });
+
+  it('"Not now" hides it for the rest of the browsing session', async () => {
+    const first = renderApp({ route: '/app', world: withSurvey() });
+    const banner = await screen.findByRole('complementary', { name: 'Survey' });
+    await first.user.click(within(banner).getByRole('button', { name: 'Not now' }));
+    expect(screen.queryByRole('complementary', { name: 'Survey' })).not.toBeInTheDocument();
+    expect(window.sessionStorage.getItem(STORAGE_KEYS.surveySkipped)).toBe('true');
+    expect(window.localStorage.getItem(STORAGE_KEYS.surveySkipped)).toBeNull();
+    first.unmount();
+
+    // A reload in the same session: still skipped.
+    const backend = new TestBackend();
+    renderApp({ route: '/app', world: withSurvey(), backend });
+    await screen.findByRole('button', { name: 'Log out' });
+    expect(screen.queryByRole('complementary', { name: 'Survey' })).not.toBeInTheDocument();
+    expect(backend.requestsTo('GET', '/rest/v1/surveys')).toEqual([]);
   });
 
   it('"Don\'t ask again" turns it off in the profile', async () => {
     const backend = new TestBackend();
-    const { user } = renderApp({ route: '/app/terms', world: withSurvey(), backend });
+    const { user } = renderApp({ route: '/app', world: withSurvey(), backend });
     backend.on('PATCH', '/rest/v1/profiles', () => json({ id: 'u' }));
     const banner = await screen.findByRole('complementary', { name: 'Survey' });
     await user.click(within(banner).getByRole('button', { name: "Don't ask again" }));
@@ -42,8 +61,8 @@ describe('survey banner', () => {
       withSurvey({ subscriptions: [pastDueRow()] }),
       signedInWorld({ profile: { is_survey_enabled: false }, survey }),
     ]) {
-      const { unmount } = renderApp({ route: '/app/terms', world });
-      await screen.findByRole('heading', { level: 1, name: 'Terms of Service' });
+      const { unmount } = renderApp({ route: '/app', world });
+      await screen.findByRole('heading', { level: 1 });
       expect(screen.queryByRole('complementary', { name: 'Survey' })).not.toBeInTheDocument();
       unmount();
     }

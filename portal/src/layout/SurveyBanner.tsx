@@ -3,18 +3,24 @@ import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { useOnboardingSurveyQuery } from '../data/onboarding-survey-query.ts';
 import { useDismissSurveyMutation } from '../data/profile-survey-dismiss-mutation.ts';
 import { useAppState } from '../state/appState.ts';
-import { useStoredFlag } from '../state/storedFlag.ts';
+import { useLocation } from 'react-router-dom';
+import { useSessionFlag } from '../state/sessionFlag.ts';
+import { offersSurvey } from './surveyPlacement.ts';
 
 /**
- * The optional survey banner: while the onboarding survey is on for the user (not past due,
- * not skipped in this browser, not turned off) and a survey is running.
+ * The optional survey banner, on the pages where it is relevant (surveyPlacement), while the
+ * onboarding survey is on for the user (not past due, not turned off) and a survey is running.
+ * "Not now" skips it for the rest of the browsing session (session storage): the offer comes
+ * back in a later session, where "Don't ask again" turns it off for good.
  */
 export function SurveyBanner() {
   const { surveyEnabled } = useAppState();
-  const [skipped, setSkipped] = useStoredFlag(STORAGE_KEYS.surveySkipped, false);
-  const survey = useOnboardingSurveyQuery(surveyEnabled && !skipped).data;
+  const { pathname } = useLocation();
+  const [skipped, setSkipped] = useSessionFlag(STORAGE_KEYS.surveySkipped, false);
+  const relevant = offersSurvey(pathname);
+  const survey = useOnboardingSurveyQuery(surveyEnabled && !skipped && relevant).data;
   const dismiss = useDismissSurveyMutation();
-  if (!surveyEnabled || skipped || !survey) return null;
+  if (!surveyEnabled || skipped || !relevant || !survey) return null;
   return (
     <Box component="aside" aria-label="Survey" bg="indigo.0" px="md" py="sm">
       <Group justify="space-between" gap="sm" maw="80rem" mx="auto">

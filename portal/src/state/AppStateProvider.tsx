@@ -9,6 +9,7 @@ import { useProfileQuery } from '../data/profile-query.ts';
 import { useSessionClaimsQuery } from '../data/session-claims-query.ts';
 import { useSubscriptionsQuery } from '../data/subscriptions-query.ts';
 import { useMyTeamsQuery } from '../data/teams-query.ts';
+import { useUserId } from '../data/use-user-id.ts';
 import { useServices } from '../lib/servicesContext.ts';
 import { AppStateContext, buildViewer, type AppState } from './appState.ts';
 import { useStoredFlag } from './storedFlag.ts';
@@ -38,7 +39,8 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
   const [ccpaAccepted] = useStoredFlag(STORAGE_KEYS.ccpaAccepted, CONSENT_DEFAULTS.ccpa);
 
   const userQueries = [profile, account, subscriptions, plans, teams, claims];
-  const user = auth.user;
+  // The account's user only once the session may act for it (see useUserId).
+  const user = useUserId() != null ? auth.user : null;
   const viewer = useMemo(() => {
     if (!user || !profile.data || !account.data || !subscriptions.data || !plans.data) return null;
     if (!teams.data || !claims.data) return null;

@@ -11,6 +11,7 @@ import {
   TextInput,
   useNotify,
 } from 'react-admin';
+import { notifyFailure } from '../../components/ActionButton.tsx';
 import { useKioskDataProvider } from '../../components/useKioskDataProvider.ts';
 
 /**
@@ -66,7 +67,7 @@ function InvitationCreate() {
       if (body?.hint === 'email' || body?.hint === 'expires_at') {
         return { [body.hint]: (error as Error).message };
       }
-      notify((error as Error).message, { type: 'error' });
+      notifyFailure(notify, error);
     }
   };
 

@@ -1,5 +1,4 @@
 import {
-  BooleanField,
   DateField,
   NumberField,
   ReferenceField,
@@ -13,6 +12,7 @@ import { BooleanChip } from '../../components/BooleanChip.tsx';
 import { StatusChip } from '../../components/StatusChip.tsx';
 import { AliasClicksChart } from './AliasClicksChart.tsx';
 import { AliasStatusButtons } from './statusActions.tsx';
+import { YesNoField } from '../../components/YesNoField.tsx';
 
 /** alias/{domain}/{alias}: the link, its destination and owner, its clicks; moderation. */
 export function AliasShow() {
@@ -49,7 +49,7 @@ export function AliasShow() {
         </ReferenceField>
         <TextField source="account_name" label="Workspace" emptyText="guest" />
         <TextField source="description" emptyText="—" />
-        <BooleanField source="is_main" label="Main alias" />
+        <YesNoField source="is_main" label="Main alias" />
         <DateField source="expires_at" label="Expires" showTime emptyText="Never" />
         <DateField source="created_at" label="Created" showTime />
         <NumberField source="clicks" label="Clicks (all time)" />

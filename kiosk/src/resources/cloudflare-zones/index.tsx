@@ -12,7 +12,7 @@ import {
   useRecordContext,
   useRedirect,
 } from 'react-admin';
-import { ActionButton } from '../../components/ActionButton.tsx';
+import { ActionButton, notifyFailure } from '../../components/ActionButton.tsx';
 import { StatusChip } from '../../components/StatusChip.tsx';
 import { useKioskDataProvider } from '../../components/useKioskDataProvider.ts';
 import { normalizeDomainName, validateDomainName } from '../../components/domainName.ts';
@@ -29,7 +29,7 @@ function SyncButton() {
       label="Sync with provider"
       run={async () => {
         const zones = await dataProvider.callFunction<unknown[]>('kiosk-dns', { action: 'sync' });
-        return `${zones.length} zone${zones.length === 1 ? '' : 's'} synced`;
+        return { message: 'kiosk.zones.synced', args: { smart_count: zones.length } };
       }}
     />
   );
@@ -49,7 +49,7 @@ function DeleteZoneButton() {
       }}
       run={async () => {
         await dataProvider.callFunction('kiosk-dns', { action: 'delete', id: record.id });
-        return 'Zone deleted';
+        return { message: 'kiosk.zones.deleted' };
       }}
     />
   );
@@ -95,14 +95,14 @@ function ZoneCreate() {
   const create = async (values: Record<string, unknown>) => {
     try {
       await dataProvider.callFunction('kiosk-dns', { action: 'create', name: values.name });
-      notify('Zone created: set its name servers at the registrar', { type: 'success' });
+      notify('kiosk.zones.created', { type: 'success' });
       redirect('list', 'cloudflare/zones');
     } catch (error) {
       const body = (error as { body?: { errors?: Record<string, string[]> } }).body;
       // Field errors show under the field; anything else as a notice.
       if (body?.errors)
         return Object.fromEntries(Object.entries(body.errors).map(([k, v]) => [k, v[0]]));
-      notify((error as Error).message, { type: 'error' });
+      notifyFailure(notify, error);
     }
   };
   return (

@@ -1,5 +1,4 @@
 import {
-  BooleanField,
   BooleanInput,
   DataTable,
   DateField,
@@ -17,6 +16,7 @@ import {
 import { BooleanChip } from '../../components/BooleanChip.tsx';
 import { StatusChip } from '../../components/StatusChip.tsx';
 import { DOMAIN_FLAGS, domainChanges, verifiedFormat, verifiedParse } from './domainFlags.ts';
+import { YesNoField } from '../../components/YesNoField.tsx';
 
 const KINDS = ['common', 'organization', 'branded'].map((id) => ({ id, name: id }));
 
@@ -45,8 +45,8 @@ function DomainList() {
         <DataTable.Col source="verification_status" label="Verification">
           <StatusChip source="verification_status" />
         </DataTable.Col>
-        <DataTable.Col source="allow_for_guests" label="Guests" field={BooleanField} />
-        <DataTable.Col source="subscribed_only" label="Subscribers only" field={BooleanField} />
+        <DataTable.Col source="allow_for_guests" label="Guests" field={YesNoField} />
+        <DataTable.Col source="subscribed_only" label="Subscribers only" field={YesNoField} />
         <DataTable.Col source="is_blocked" label="Blocked" disableSort>
           <BooleanChip source="is_blocked" text="blocked" color="error" />
         </DataTable.Col>
@@ -67,7 +67,7 @@ function DomainShow() {
         <StatusChip source="verification_status" label="Verification" />
         <DateField source="verified_at" label="Verified" showTime emptyText="—" />
         {DOMAIN_FLAGS.map(({ source, label }) => (
-          <BooleanField key={source} source={source} label={label} />
+          <YesNoField key={source} source={source} label={label} />
         ))}
         <NumberField source="redirect_status" label="Redirect status" />
         <UrlField source="root_redirect_url" label="Root redirect" emptyText="—" />

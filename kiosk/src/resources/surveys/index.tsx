@@ -1,5 +1,4 @@
 import {
-  BooleanField,
   BooleanInput,
   Create,
   CreateButton,
@@ -18,6 +17,7 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { SurveyResults } from './SurveyResults.tsx';
+import { YesNoField } from '../../components/YesNoField.tsx';
 
 /** surveys and surveys/{survey}: the onboarding surveys, their questions and answers. */
 function SurveyList() {
@@ -29,7 +29,7 @@ function SurveyList() {
       <DataTable rowClick="show" bulkActionButtons={false}>
         <DataTable.Col source="name" />
         <DataTable.Col source="title" />
-        <DataTable.Col source="is_active" label="Active" field={BooleanField} />
+        <DataTable.Col source="is_active" label="Active" field={YesNoField} />
         <DataTable.Col source="created_at" label="Created" field={DateField} />
       </DataTable>
     </List>
@@ -61,7 +61,7 @@ function SurveyShow() {
       <SimpleShowLayout>
         <TextField source="title" />
         <TextField source="name" />
-        <BooleanField source="is_active" label="Active (shown to users)" />
+        <YesNoField source="is_active" label="Active (shown to users)" />
         <ReferenceManyField
           reference="survey_results"
           target="survey_id"

@@ -1,5 +1,4 @@
 import {
-  BooleanField,
   BooleanInput,
   Create,
   DataTable,
@@ -13,6 +12,7 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { formatMoney } from '../../components/money.ts';
+import { YesNoField } from '../../components/YesNoField.tsx';
 
 /**
  * tld_overprice: what a domain extension costs us (cost) and what we add (overprice), in minor
@@ -41,7 +41,7 @@ function TldList() {
         <DataTable.Col source="price_amount" label="Price">
           <Money source="price_amount" />
         </DataTable.Col>
-        <DataTable.Col source="active" field={BooleanField} />
+        <DataTable.Col source="active" field={YesNoField} />
       </DataTable>
     </List>
   );

@@ -27,7 +27,7 @@ export function BanButton() {
           action: banned ? 'unban' : 'ban',
           user_id: record.id,
         });
-        return banned ? 'User unbanned' : 'User banned';
+        return { message: banned ? 'kiosk.users.unbanned' : 'kiosk.users.banned' };
       }}
     />
   );
@@ -51,7 +51,7 @@ export function ResetMfaButton() {
           'kiosk-users',
           { action: 'reset_mfa', user_id: record.id },
         );
-        return `Two-factor authentication reset (${deleted_factors} factor${deleted_factors === 1 ? '' : 's'} removed)`;
+        return { message: 'kiosk.users.mfa_reset', args: { smart_count: deleted_factors } };
       }}
     />
   );
@@ -74,7 +74,7 @@ export function ImpersonateButton() {
             user_id: record.id,
           }),
         );
-        return `The portal opened as ${record.email}`;
+        return { message: 'kiosk.users.impersonating', args: { email: record.email } };
       }}
     />
   );

@@ -1,6 +1,5 @@
-import { Box, Chip, Link as MuiLink, Stack } from '@mui/material';
+import { Chip, Link as MuiLink, Stack } from '@mui/material';
 import {
-  BooleanField,
   DateField,
   EditButton,
   FunctionField,
@@ -13,6 +12,7 @@ import {
   useRecordContext,
 } from 'react-admin';
 import { Link } from 'react-router-dom';
+import { YesNoField } from '../../components/YesNoField.tsx';
 import { BanButton, ImpersonateButton, ResetMfaButton } from './UserActions.tsx';
 
 interface Membership {
@@ -76,12 +76,10 @@ export function UserShow() {
             emptyText="Not confirmed"
           />
           <DateField source="last_sign_in_at" label="Last sign-in" showTime emptyText="Never" />
-          <BooleanField source="is_developer" label="Staff" />
-          <Box>
-            <BooleanField source="no_affiliate" label="No affiliate" />
-            <BooleanField source="no_mailings" label="Does not receive mailings" />
-            <BooleanField source="hide_invoices" label="Hide invoices" />
-          </Box>
+          <YesNoField source="is_developer" label="Staff" />
+          <YesNoField source="no_affiliate" label="No affiliate" />
+          <YesNoField source="no_mailings" label="Does not receive mailings" />
+          <YesNoField source="hide_invoices" label="Hide invoices" />
         </TabbedShowLayout.Tab>
         <TabbedShowLayout.Tab label="Plan">
           <TextField source="plan" />

@@ -26,9 +26,33 @@ export interface NavModel {
   mobile: { billing: boolean; organizationItems: boolean };
 }
 
-export type NavViewer = { kind: 'guest' } | { kind: 'loading' } | { kind: 'user'; viewer: Viewer };
+export type NavViewer =
+  | { kind: 'guest' }
+  /** Password given, TOTP code not yet: nothing of the account is shown (or loaded). */
+  | { kind: 'secondFactor' }
+  | { kind: 'loading' }
+  | { kind: 'user'; viewer: Viewer };
+
+/**
+ * A session owing its second factor sees the guest's public pages and log out. Not Create (it
+ * would act under the half-open session), My URLs (this browser's guest history), nor Sign Up
+ * and Sign In (the user is half-way through signing in).
+ */
+const SECOND_FACTOR_MODEL: NavModel = {
+  logoTo: paths.homepage,
+  minimal: false,
+  create: false,
+  icons: { help: true, notifications: false, invitations: false, cart: false },
+  links: { myUrls: false, plans: true, blog: true, features: true },
+  signUpAndIn: false,
+  organizations: null,
+  user: null,
+  logOut: true,
+  mobile: { billing: false, organizationItems: false },
+};
 
 export function navModel(who: NavViewer): NavModel {
+  if (who.kind === 'secondFactor') return SECOND_FACTOR_MODEL;
   if (who.kind !== 'user') {
     const guest = who.kind === 'guest';
     return {

@@ -1,0 +1,229 @@
+/**
+ * `npm run bench:lighthouse [-- --desktop]`: Lighthouse on the production build of the portal,
+ * served by `vite preview` against a fresh local stack with the demo data, in Debian's Chromium
+ * (headless, no network beyond this machine). It prints the performance, accessibility and
+ * best-practices scores of three first impressions (the home page as a guest, the dashboard and a
+ * link's analytics signed in) with the load average, which says how far a busy machine skews
+ * the performance figure. Targets: performance ≥ 90, accessibility 100, best practices ≥ 95.
+ * Mobile emulation (Lighthouse's default) unless --desktop.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { build, preview } from 'vite';
+import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
+import { startStack } from '../supabase/local/src/stack.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const TARGETS = { performance: 90, accessibility: 100, 'best-practices': 95 } as const;
+type Category = keyof typeof TARGETS;
+const CATEGORIES = Object.keys(TARGETS) as Category[];
+/** A demo user with links and analytics (supabase/seeds), and Pat's seeded podcast link. */
+const DEMO_USER = { email: 'paid@shortlane.test', password: 'password123' };
+const PODCAST_LINK_ID = '00000000-0000-4000-8000-000000002109';
+
+const portalDir = path.join(REPO_ROOT, 'portal');
+const desktop = process.argv.includes('--desktop');
+
+function log(message: string) {
+  console.error(`[bench:lighthouse] ${message}`);
+}
+
+/** A password sign-in at the stack's Auth: the session as supabase-js would store it. */
+async function signIn(supabaseUrl: string, anonKey: string): Promise<Record<string, unknown>> {
+  const response = await fetch(`${supabaseUrl}/auth/v1/token?grant_type=password`, {
+    method: 'POST',
+    headers: { apikey: anonKey, 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO_USER),
+  });
+  if (!response.ok) throw new Error(`Sign-in failed: ${response.status} ${await response.text()}`);
+  const session = (await response.json()) as Record<string, unknown> & { expires_in: number };
+  return { expires_at: Math.floor(Date.now() / 1000) + session.expires_in, ...session };
+}
+
+/** supabase-js's default storage key for a project URL (what the portal uses). */
+function authStorageKey(supabaseUrl: string): string {
+  return `sb-${new URL(supabaseUrl).hostname.split('.')[0]}-auth-token`;
+}
+
+interface Audit {
+  page: string;
+  scores: Record<Category, number>;
+  load: number;
+  failing: string[];
+  /** Where the page ended up: a redirect (to login, say) would mean another page was measured. */
+  finalPath: string;
+  /** The performance metrics behind the score, as Lighthouse displays them. */
+  metrics: string;
+}
+
+const METRICS = [
+  ['first-contentful-paint', 'FCP'],
+  ['largest-contentful-paint', 'LCP'],
+  ['total-blocking-time', 'TBT'],
+  ['cumulative-layout-shift', 'CLS'],
+  ['speed-index', 'SI'],
+] as const;
+
+async function audit(
+  browser: Browser,
+  port: number,
+  name: string,
+  url: string,
+  session: { key: string; value: string } | null,
+): Promise<Audit> {
+  const page = await browser.newPage();
+  if (session) {
+    // The portal reads its session from local storage on load, as after a real sign-in.
+    await page.goto(new URL('/app/terms', url).href);
+    // A string, not a function: this file is type-checked without the DOM's types.
+    await page.evaluate(
+      `window.localStorage.setItem(${JSON.stringify(session.key)}, ${JSON.stringify(session.value)})`,
+    );
+  }
+  const result = await lighthouse(
+    url,
+    {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: CATEGORIES,
+      disableStorageReset: session != null,
+    },
+    desktop ? desktopConfig : undefined,
+    page,
+  );
+  await page.close();
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  const scores = Object.fromEntries(
+    CATEGORIES.map((category) => [
+      category,
+      Math.round((lhr.categories[category]?.score ?? 0) * 100),
+    ]),
+  ) as Record<Category, number>;
+  // What costs points in the categories with a target short of the score: the audits to fix.
+  const failing = CATEGORIES.filter((category) => category !== 'performance').flatMap((category) =>
+    (lhr.categories[category]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+      .map((ref) => `${category}: ${ref.id} (${lhr.audits[ref.id]?.title ?? ''})`),
+  );
+  // What moved: the elements behind the layout-shift score, largest first.
+  const shifts = lhr.audits['layout-shifts']?.details;
+  if (shifts?.type === 'table') {
+    for (const item of shifts.items.slice(0, 5)) {
+      const node = item.node as { snippet?: string; selector?: string } | undefined;
+      failing.push(
+        `performance: layout shift ${Number(item.score ?? 0).toFixed(3)} of ${node?.selector ?? '?'} ${node?.snippet?.slice(0, 100) ?? ''}`,
+      );
+    }
+  }
+  const finalPath = new URL(lhr.finalDisplayedUrl).pathname;
+  const metrics = METRICS.map(
+    ([id, label]) => `${label} ${lhr.audits[id]?.displayValue ?? '?'}`,
+  ).join(', ');
+  return { page: name, scores, load: os.loadavg()[0]!, failing, finalPath, metrics };
+}
+
+async function main() {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}.`);
+  process.env.STACK_GATEWAY_PORT ??= '28321';
+  process.env.STACK_DB_PORT ??= '28322';
+  process.env.STACK_MAIL_PORT ??= '28324';
+  process.env.STACK_WATCH_FUNCTIONS = 'false';
+  const previewPort = Number(process.env.BENCH_PORTAL_PORT ?? 28173);
+  const config = loadConfig({
+    stateDir: path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local/bench-lighthouse'),
+  });
+  fs.rmSync(config.stateDir, { recursive: true, force: true });
+  log('starting a fresh stack with the demo data…');
+  const stack = await startStack(config, () => {});
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shortlane-portal-lighthouse-'));
+  let chrome: chromeLauncher.LaunchedChrome | undefined;
+  let server: Awaited<ReturnType<typeof preview>> | undefined;
+  try {
+    const { SUPABASE_URL, SUPABASE_ANON_KEY } = stack.env;
+    process.env.VITE_SUPABASE_URL = SUPABASE_URL;
+    process.env.VITE_SUPABASE_ANON_KEY = SUPABASE_ANON_KEY;
+    process.env.VITE_SHORT_URL_BASE = `http://{domain}:${new URL(SUPABASE_URL).port}`;
+    log('building the portal…');
+    await build({ root: portalDir, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+    server = await preview({
+      root: portalDir,
+      logLevel: 'warn',
+      build: { outDir },
+      preview: { port: previewPort, strictPort: true, host: '127.0.0.1' },
+    });
+    const origin = `http://127.0.0.1:${previewPort}`;
+
+    chrome = await chromeLauncher.launch({
+      chromePath: CHROMIUM,
+      chromeFlags: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        // Loopback only: nothing may reach out (fonts, analytics…), as on an offline CI machine.
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE *.localhost, EXCLUDE 127.0.0.1',
+      ],
+    });
+    const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+    const session = {
+      key: authStorageKey(SUPABASE_URL),
+      value: JSON.stringify(await signIn(SUPABASE_URL, SUPABASE_ANON_KEY)),
+    };
+
+    const results: Audit[] = [];
+    log(`auditing (${desktop ? 'desktop' : 'mobile'})…`);
+    results.push(await audit(browser, chrome.port, 'home (guest)', `${origin}/app`, null));
+    results.push(
+      await audit(browser, chrome.port, 'dashboard', `${origin}/app/dashboard`, session),
+    );
+    results.push(
+      await audit(
+        browser,
+        chrome.port,
+        'analytics',
+        `${origin}/app/analytics/${PODCAST_LINK_ID}`,
+        session,
+      ),
+    );
+    await browser.disconnect();
+
+    console.log(
+      `Portal, production build, Lighthouse ${desktop ? 'desktop' : 'mobile'} (cores: ${os.cpus().length})`,
+    );
+    console.log(
+      `  ${'page'.padEnd(16)} ${'performance'.padStart(12)} ${'accessibility'.padStart(14)} ${'best practices'.padStart(15)} ${'load avg'.padStart(9)}  shown`,
+    );
+    for (const row of results) {
+      console.log(
+        `  ${row.page.padEnd(16)} ${String(row.scores.performance).padStart(12)} ${String(row.scores.accessibility).padStart(14)} ${String(row.scores['best-practices']).padStart(15)} ${row.load.toFixed(2).padStart(9)}  ${row.finalPath}`,
+      );
+    }
+    console.log(
+      `  targets: performance ≥ ${TARGETS.performance}, accessibility ${TARGETS.accessibility}, best practices ≥ ${TARGETS['best-practices']}`,
+    );
+    for (const row of results) console.log(`  ${row.page}: ${row.metrics}`);
+    for (const row of results) {
+      for (const line of row.failing) console.log(`  ${row.page}: ${line}`);
+    }
+    const missed = results.some((row) =>
+      CATEGORIES.some((category) => row.scores[category] < TARGETS[category]),
+    );
+    if (missed) process.exitCode = 1;
+  } finally {
+    if (chrome) chrome.kill();
+    if (server) await new Promise<void>((resolve) => server!.httpServer.close(() => resolve()));
+    fs.rmSync(outDir, { recursive: true, force: true });
+    await stack.stop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
