@@ -8,7 +8,6 @@
  */
 import type { EnvReader } from '../_shared/bot-check/env.ts';
 import { shortUrlBaseFromEnv } from '../_shared/short-url.ts';
-import { lookupDomainsInDatabase } from '../links/destination.ts';
 import { parseGuestQuota } from '../links/guest-quota.ts';
 import type { ApiDependencies } from './app.ts';
 import { docUrlFrom } from './errors.ts';
@@ -22,7 +21,6 @@ export function apiDependenciesFromEnv(env: EnvReader = Deno.env): ApiDependenci
     gate: gateInDatabase(
       parseGuestQuota(env.get('API_RATE_LIMIT'), 'API_RATE_LIMIT', DEFAULT_API_RATE_LIMIT),
     ),
-    lookupDomains: lookupDomainsInDatabase,
     shortUrlBase: shortUrlBaseFromEnv(env),
     docUrl: docUrlFrom(env.get('API_DOC_BASE_URL') ?? DEFAULT_DOC_BASE_URL),
     now: () => new Date(),

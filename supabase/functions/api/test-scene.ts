@@ -5,7 +5,6 @@
  */
 import { sql } from '../_shared/sql.ts';
 import { suffix } from '../links/test-scene.ts';
-import { lookupDomainsInDatabase } from '../links/destination.ts';
 import { shortUrlBase } from '../links/test-scene.ts';
 import { type ApiDependencies, createApiHandler } from './app.ts';
 import { docUrlFrom } from './errors.ts';
@@ -27,7 +26,6 @@ export const DOC_BASE = 'https://docs.test';
 export function apiDependencies(overrides: Partial<ApiDependencies> = {}): ApiDependencies {
   return {
     gate: gateInDatabase({ limit: 1_000_000, windowSeconds: 60 }),
-    lookupDomains: lookupDomainsInDatabase,
     shortUrlBase,
     docUrl: docUrlFrom(DOC_BASE),
     now: () => new Date(),
