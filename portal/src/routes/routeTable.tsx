@@ -226,7 +226,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   },
   {
     name: 'subscription.past_due',
-    guards: LOGIN,
+    guards: ['login', 'pastDue'],
     screen: soon(
       'Your payment is past due',
       'Update your payment method to keep your plan. Until then only this page, pricing and the legal pages are open.',
