@@ -83,6 +83,8 @@ export const analyticsKeys = {
     [...analyticsKeys.all(userId), 'link', aliasId, period] as const,
   linkAccess: (userId: string, aliasId: string) =>
     [...analyticsKeys.all(userId), 'link-access', aliasId] as const,
+  accountAccess: (userId: string, accountId: string) =>
+    [...analyticsKeys.all(userId), 'account-access', accountId] as const,
   account: (userId: string, accountId: string, period: string) =>
     [...analyticsKeys.all(userId), 'account', accountId, period] as const,
   shared: (token: string, period: string) => ['analytics', 'shared', token, period] as const,
