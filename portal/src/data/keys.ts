@@ -102,3 +102,10 @@ export const linkKeys = {
   all: (userId: string) => [...userScope(userId), 'links'] as const,
   list: (userId: string, params: unknown) => [...linkKeys.all(userId), 'list', params] as const,
 };
+
+export const bulkJobKeys = {
+  all: (userId: string) => [...userScope(userId), 'bulk-jobs'] as const,
+  detail: (userId: string, jobId: string) => [...bulkJobKeys.all(userId), jobId] as const,
+  refusedRows: (userId: string, jobId: string, page: number) =>
+    [...bulkJobKeys.detail(userId, jobId), 'refused-rows', page] as const,
+};

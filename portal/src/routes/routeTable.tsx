@@ -71,6 +71,11 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
     screen: page(() => import('../pages/AnalyticsPage/AnalyticsPage.tsx')),
   },
   {
+    name: 'bulk.job',
+    guards: LOGIN,
+    screen: page(() => import('../features/bulk/BulkJobPage.tsx')),
+  },
+  {
     name: 'notifications',
     guards: LOGIN,
     screen: page(() => import('../pages/NotificationsPage/NotificationsPage.tsx')),

@@ -1,5 +1,7 @@
-import { Button, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useId } from 'react';
+import { Link } from 'react-router-dom';
+import { href } from '../../../routes/paths.ts';
 
 export interface BulkLinkResultProps {
   batch: { jobId: string; totalItems: number };
@@ -16,6 +18,13 @@ export function BulkLinkResult({ batch, onStartAnother }: BulkLinkResultProps) {
       </Title>
       <Text>
         Total items added: <strong>{batch.totalItems.toLocaleString('en-US')}</strong>
+      </Text>
+      <Text size="sm">
+        The links are created in the background; you get a notification when they are done.{' '}
+        <Anchor component={Link} to={href('bulk.job', { jobId: batch.jobId })}>
+          Follow the batch
+        </Anchor>{' '}
+        to see its progress, the rows refused and why, and the result CSV.
       </Text>
       <div>
         <Button onClick={onStartAnother}>Start another batch</Button>

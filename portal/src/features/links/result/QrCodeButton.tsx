@@ -7,7 +7,6 @@ import { QR_PANEL_HEIGHT } from './qr/panelSize.ts';
 // The QR drawing code (and the qrcode package) loads when a QR code is first opened.
 const QrCodePanel = lazy(() => import('./qr/QrCodePanel.tsx'));
 
-
 /** Opens the short URL's QR code (127 px) with its SVG, PNG and PNG 1200 downloads. */
 export function QrCodeButton({ shortUrl }: { shortUrl: string }) {
   const [opened, setOpened] = useState(false);

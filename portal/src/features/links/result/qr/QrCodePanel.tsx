@@ -40,9 +40,7 @@ export default function QrCodePanel({ shortUrl }: { shortUrl: string }) {
   }, [shortUrl]);
 
   if (drawing.state === 'loading') {
-    return (
-      <LoadingFrame label="Drawing the QR code" minHeight={QR_PANEL_HEIGHT} />
-    );
+    return <LoadingFrame label="Drawing the QR code" minHeight={QR_PANEL_HEIGHT} />;
   }
   if (drawing.state === 'failed') {
     return (
