@@ -1,6 +1,7 @@
 import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
-import { useId } from 'react';
+import { useContext, useId } from 'react';
 import { Link } from 'react-router-dom';
+import { SidePanelContext } from '../../../layout/sidePanel.ts';
 import { href } from '../../../routes/paths.ts';
 
 export interface BulkLinkResultProps {
@@ -11,6 +12,8 @@ export interface BulkLinkResultProps {
 /** The bulk result (link-creation 2): the batch is scheduled, with how many items it holds. */
 export function BulkLinkResult({ batch, onStartAnother }: BulkLinkResultProps) {
   const titleId = useId();
+  // Shown in the side panel too, which would otherwise stay open over the job page.
+  const sidePanel = useContext(SidePanelContext);
   return (
     <Stack gap="md" component="section" aria-labelledby={titleId} data-job-id={batch.jobId}>
       <Title order={2} size="h3" id={titleId}>
@@ -21,7 +24,11 @@ export function BulkLinkResult({ batch, onStartAnother }: BulkLinkResultProps) {
       </Text>
       <Text size="sm">
         The links are created in the background; you get a notification when they are done.{' '}
-        <Anchor component={Link} to={href('bulk.job', { jobId: batch.jobId })}>
+        <Anchor
+          component={Link}
+          to={href('bulk.job', { jobId: batch.jobId })}
+          onClick={() => sidePanel?.close()}
+        >
           Follow the batch
         </Anchor>{' '}
         to see its progress, the rows refused and why, and the result CSV.
