@@ -34,3 +34,24 @@ export async function passBotCheck(form: Locator): Promise<void> {
   await box.click();
   await expect(box).toBeChecked();
 }
+
+/** A destination no other test uses, so each run creates a new link. */
+export function uniqueDestination(label: string): string {
+  return `https://example.com/e2e/${label}/${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Submits the form, confirming the credit use where the form asks (as it does for free plans). */
+export async function shorten(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Shorten URL' }).click();
+  const credits = page.getByRole('dialog', { name: 'Use credits' });
+  const result = page.getByRole('region', { name: 'Your short link is ready' });
+  await expect(credits.or(result)).toBeVisible();
+  if (await credits.isVisible()) await credits.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** Opens the form's advanced options, where the UTM toggle is. */
+export async function openAdvancedOptions(page: Page): Promise<void> {
+  const toggle = page.getByRole('button', { name: 'Advanced options' });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  await expect(page.getByLabel('Add UTM parameters')).toBeVisible();
+}

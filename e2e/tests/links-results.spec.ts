@@ -1,7 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { mainShortUrl } from '../support/create-form.ts';
+import {
+  mainShortUrl,
+  openAdvancedOptions,
+  shorten,
+  uniqueDestination,
+} from '../support/create-form.ts';
 import { appUrls, expect, test } from '../support/fixtures.ts';
 import { openShortUrl, stackShortUrl } from '../support/short-links.ts';
 import {
@@ -23,27 +28,6 @@ async function logInToHome(page: Page): Promise<void> {
   await page.goto('/app/login');
   await logIn(page, FREE_USER, DEMO_PASSWORD);
   await expect(page.getByLabel('Long URL')).toBeVisible();
-}
-
-/** A destination no other test uses, so each run creates a new link. */
-function uniqueDestination(label: string): string {
-  return `https://example.com/e2e/${label}/${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-}
-
-/** Submits the form, confirming the credit use where the form asks (as it does for free plans). */
-async function shorten(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Shorten URL' }).click();
-  const credits = page.getByRole('dialog', { name: 'Use credits' });
-  const result = page.getByRole('region', { name: 'Your short link is ready' });
-  await expect(credits.or(result)).toBeVisible();
-  if (await credits.isVisible()) await credits.getByRole('button', { name: 'Continue' }).click();
-}
-
-/** Opens the form's advanced options, where the UTM toggle is. */
-async function openAdvancedOptions(page: Page): Promise<void> {
-  const toggle = page.getByRole('button', { name: 'Advanced options' });
-  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  await expect(page.getByLabel('Add UTM parameters')).toBeVisible();
 }
 
 /** The width and height a PNG's IHDR chunk declares. */

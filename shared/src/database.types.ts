@@ -2762,6 +2762,7 @@ export type Database = {
         };
       };
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
+      account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
       account_limits: { Args: { p_account_id: string }; Returns: Json };
       archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
       archive_organization: {
@@ -2782,6 +2783,14 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      bulk_job_errors: {
+        Args: { p_job_id: string };
+        Returns: {
+          field: string;
+          line: number;
+          message: string;
+        }[];
       };
       click_log_csv: {
         Args: { p_account_id?: string; p_alias_id?: string; p_period?: string };

@@ -12,6 +12,7 @@ import {
   type TestServices,
 } from '../test/services.ts';
 import { OWN_ERROR_NOTICE_HEADER, SKIP_GLOBAL_ERRORS_HEADER } from './globalResponses.ts';
+import { findLoadedDialog } from '../test/dialogs.ts';
 
 /** An error as GoTrue answers it. */
 const goTrueError = (status: number, errorCode: string, msg: string) =>
@@ -103,7 +104,7 @@ describe('the global response handler', () => {
     );
     render(<p>page</p>, { backend, testServices });
     await supabase.from('aliases').select('id');
-    const dialog = await screen.findByRole('dialog', { name: /Error/ });
+    const dialog = await findLoadedDialog(/Error/);
     expect(within(dialog).getByText('Something went wrong.')).toBeVisible();
     expect(notices(testServices)).toEqual([]);
   });
@@ -271,7 +272,7 @@ describe('the global response handler', () => {
       const pending = supabase
         .rpc('delete_account' as never, { reason: 'moving' } as never)
         .then((result) => result);
-      const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' });
+      const dialog = await findLoadedDialog('Confirm your password');
 
       await person.type(within(dialog).getByLabelText('Password'), 'wrong');
       await person.click(within(dialog).getByRole('button', { name: 'Confirm' }));
@@ -307,7 +308,7 @@ describe('the global response handler', () => {
       const { user: person } = render(<p>page</p>, { backend, testServices });
 
       const pending = supabase.rpc('delete_account' as never, {} as never).then((result) => result);
-      const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' });
+      const dialog = await findLoadedDialog('Confirm your password');
       await person.click(within(dialog).getByRole('button', { name: 'Cancel' }));
 
       const { error, status } = await pending;

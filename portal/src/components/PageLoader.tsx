@@ -1,11 +1,6 @@
-import { Center, Loader, VisuallyHidden } from '@mantine/core';
+import { LoadingFrame } from './LoadingFrame.tsx';
 
 /** Shown while a page's code or the session loads. */
 export function PageLoader() {
-  return (
-    <Center mih="60vh" role="status">
-      <Loader aria-hidden="true" />
-      <VisuallyHidden>Loading…</VisuallyHidden>
-    </Center>
-  );
+  return <LoadingFrame label="Loading…" minHeight="60vh" />;
 }

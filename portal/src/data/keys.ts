@@ -83,6 +83,8 @@ export const analyticsKeys = {
     [...analyticsKeys.all(userId), 'link', aliasId, period] as const,
   linkAccess: (userId: string, aliasId: string) =>
     [...analyticsKeys.all(userId), 'link-access', aliasId] as const,
+  accountAccess: (userId: string, accountId: string) =>
+    [...analyticsKeys.all(userId), 'account-access', accountId] as const,
   account: (userId: string, accountId: string, period: string) =>
     [...analyticsKeys.all(userId), 'account', accountId, period] as const,
   shared: (token: string, period: string) => ['analytics', 'shared', token, period] as const,
@@ -102,4 +104,11 @@ export const linkKeys = {
     [...linkKeys.all(userId), 'routes', aliasId] as const,
   routeBuilder: (userId: string) => [...linkKeys.all(userId), 'route-builder'] as const,
   list: (userId: string, params: unknown) => [...linkKeys.all(userId), 'list', params] as const,
+};
+
+export const bulkJobKeys = {
+  all: (userId: string) => [...userScope(userId), 'bulk-jobs'] as const,
+  detail: (userId: string, jobId: string) => [...bulkJobKeys.all(userId), jobId] as const,
+  refusedRows: (userId: string, jobId: string, page: number) =>
+    [...bulkJobKeys.detail(userId, jobId), 'refused-rows', page] as const,
 };

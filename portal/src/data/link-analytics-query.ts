@@ -110,6 +110,25 @@ export async function fetchSharedAnalytics(
   return parse(reportSchema, data);
 }
 
+const accountAccessSchema = z.object({
+  account_id: z.string(),
+  periods: z.array(z.string()),
+});
+
+/** The stats periods of an account's analytics the caller's plan covers (none: no analytics). */
+export async function fetchAccountAnalyticsAccess(
+  supabase: PortalSupabase,
+  accountId: string,
+): Promise<StatsPeriod[]> {
+  // The dashboard panel shows its own state when this fails.
+  const data = unwrap(
+    await supabase
+      .rpc('account_analytics_access', { p_account_id: accountId })
+      .setHeader(SKIP_GLOBAL_ERRORS_HEADER, '1'),
+  );
+  return parse(accountAccessSchema, data).periods.filter(isStatsPeriod);
+}
+
 export async function fetchAccountAnalytics(
   supabase: PortalSupabase,
   accountId: string,
@@ -186,14 +205,28 @@ export function useLinkAnalyticsAccessQuery(aliasId: string | null) {
   });
 }
 
-export function useAccountAnalyticsQuery(accountId: string | null, period: StatsPeriod) {
+export function useAccountAnalyticsAccessQuery(accountId: string | null) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: analyticsKeys.accountAccess(userId ?? '', accountId ?? ''),
+    queryFn: () => fetchAccountAnalyticsAccess(supabase, accountId!),
+    enabled: userId != null && accountId != null,
+  });
+}
+
+/**
+ * An account's clicks over `period`. Pass null as the period where the plan does not cover it
+ * (useAccountAnalyticsAccessQuery): nothing is asked that the server would refuse.
+ */
+export function useAccountAnalyticsQuery(accountId: string | null, period: StatsPeriod | null) {
   const supabase = useSupabase();
   const userId = useUserId();
   return useQuery({
     ...REPORT_OPTIONS,
-    queryKey: analyticsKeys.account(userId ?? '', accountId ?? '', period),
-    queryFn: () => fetchAccountAnalytics(supabase, accountId!, period),
-    enabled: userId != null && accountId != null,
+    queryKey: analyticsKeys.account(userId ?? '', accountId ?? '', period ?? ''),
+    queryFn: () => fetchAccountAnalytics(supabase, accountId!, period!),
+    enabled: userId != null && accountId != null && period != null,
   });
 }
 

@@ -18,7 +18,7 @@ import { useUserId } from './use-user-id.ts';
 /** How many of each the bell lists (the page pages through the rest). */
 export const RECENT_FEED_SIZE = 10;
 
-export const NOTIFICATION_COLUMNS = 'id, title, body, read_at, created_at';
+export const NOTIFICATION_COLUMNS = 'id, title, body, read_at, created_at, type, data';
 export const ANNOUNCEMENT_COLUMNS = 'id, title, body, url, published_at';
 
 /** notifications/recent: the latest notifications and announcements, and what is unread. */

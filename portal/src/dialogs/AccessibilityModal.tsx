@@ -1,3 +1,4 @@
+import { DIALOG_TITLES } from './dialogStore.ts';
 import { Anchor, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useConfig } from '../lib/servicesContext.ts';
 
@@ -5,7 +6,7 @@ import { useConfig } from '../lib/servicesContext.ts';
 export function AccessibilityModal({ onClose }: { onClose: () => void }) {
   const { productName, accessibilityEmail } = useConfig();
   return (
-    <Modal opened onClose={onClose} centered title="Accessibility">
+    <Modal opened onClose={onClose} centered title={DIALOG_TITLES.accessibility}>
       <Stack gap="sm">
         <Text>
           We want {productName} to work for everyone. We aim to meet the Web Content Accessibility

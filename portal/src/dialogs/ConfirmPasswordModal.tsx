@@ -1,3 +1,4 @@
+import { DIALOG_TITLES } from './dialogStore.ts';
 import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { PasswordCheck } from './dialogStore.ts';
@@ -32,7 +33,7 @@ export function ConfirmPasswordModal({
   };
 
   return (
-    <Modal opened onClose={() => onClose(false)} centered title="Confirm your password">
+    <Modal opened onClose={() => onClose(false)} centered title={DIALOG_TITLES.confirmPassword}>
       <form onSubmit={submit} noValidate aria-busy={busy} aria-label="Confirm your password">
         <Stack gap="md">
           <Text size="sm">For your security, confirm your password to continue.</Text>

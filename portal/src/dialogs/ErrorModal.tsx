@@ -1,6 +1,6 @@
 import { Button, Group, Modal, Text, ThemeIcon } from '@mantine/core';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
-import type { ErrorModalProps, ErrorModalType } from './dialogStore.ts';
+import { DIALOG_TITLES, type ErrorModalProps, type ErrorModalType } from './dialogStore.ts';
 
 const TYPE_COLORS: Record<ErrorModalType, string> = {
   error: 'red',
@@ -11,7 +11,7 @@ const TYPE_COLORS: Record<ErrorModalType, string> = {
 
 /** The generic error modal (link-creation 2): title, message, type (default error), html. */
 export function ErrorModal({
-  title = 'Error',
+  title = DIALOG_TITLES.error,
   message,
   type = 'error',
   html = false,

@@ -1,3 +1,4 @@
+import { DIALOG_TITLES } from './dialogStore.ts';
 import { Anchor, Button, Group, Modal, Stack, Switch, Text } from '@mantine/core';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { useState } from 'react';
@@ -25,7 +26,7 @@ export function PrivacyOptOutModal({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Modal opened onClose={onClose} centered title="Privacy Manager">
+    <Modal opened onClose={onClose} centered title={DIALOG_TITLES.privacyOptOut}>
       <Stack gap="md">
         <Text size="sm">
           We show ads to visitors without a paid plan, and our ad partners may use cookies to choose

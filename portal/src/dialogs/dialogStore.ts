@@ -58,6 +58,26 @@ type DialogInit = Dialog extends infer Each
     : never
   : never;
 
+/** The fixed titles of the dialogs that have one, shared with their loading state. */
+export const DIALOG_TITLES = {
+  error: 'Error',
+  confirmPassword: 'Confirm your password',
+  accessibility: 'Accessibility',
+  privacyOptOut: 'Privacy Manager',
+} as const;
+
+/** The title a dialog opens with: its loading state shows it before the dialog's code is there. */
+export function dialogTitle(dialog: Dialog): string {
+  switch (dialog.kind) {
+    case 'error':
+      return dialog.props.title ?? DIALOG_TITLES.error;
+    case 'confirm':
+      return dialog.props.title;
+    default:
+      return DIALOG_TITLES[dialog.kind];
+  }
+}
+
 export class DialogStore {
   private open: readonly Dialog[] = [];
   private nextId = 1;

@@ -1,5 +1,6 @@
 import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { findLoadedDialog } from '../test/dialogs.ts';
 import { render } from '../test/render.tsx';
 
 describe('shell modals', () => {
@@ -12,7 +13,7 @@ describe('shell modals', () => {
         messageHtml: '<strong>3 credits</strong> will be used.',
       });
     });
-    const dialog = await screen.findByRole('dialog', { name: 'Use credits?' });
+    const dialog = await findLoadedDialog('Use credits?');
     expect(within(dialog).getByText('3 credits').tagName).toBe('STRONG');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await expect(answer).resolves.toBe(true);
@@ -27,14 +28,14 @@ describe('shell modals', () => {
   it('error: falls back to the something-went-wrong text, and never reads text as HTML', async () => {
     const { user, services } = render(<p>page</p>);
     act(() => services.dialogs.showError({ message: '  ' }));
-    const dialog = await screen.findByRole('dialog', { name: /Error/ });
+    const dialog = await findLoadedDialog(/Error/);
     expect(within(dialog).getByText('Something went wrong.')).toBeVisible();
     await user.click(within(dialog).getByRole('button', { name: 'OK' }));
 
     act(() =>
       services.dialogs.showError({ title: 'Heads up', message: '<b>bold</b>', type: 'warning' }),
     );
-    const second = await screen.findByRole('dialog', { name: /Heads up/ });
+    const second = await findLoadedDialog(/Heads up/);
     expect(within(second).getByText('<b>bold</b>')).toBeVisible();
   });
 
@@ -44,7 +45,7 @@ describe('shell modals', () => {
     act(() => {
       answer = services.dialogs.confirm({ title: 'Leave?', messageHtml: 'Really?' });
     });
-    await screen.findByRole('dialog', { name: 'Leave?' });
+    await findLoadedDialog('Leave?');
     act(() => services.dialogs.closeAll());
     await expect(answer).resolves.toBe(false);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

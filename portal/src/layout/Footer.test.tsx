@@ -5,6 +5,7 @@ import { currentUrl, renderApp } from '../test/render.tsx';
 import { createTestServices } from '../test/services.ts';
 import { TestBackend } from '../test/backend.ts';
 import { signedInWorld, subscriptionRow } from '../test/world.ts';
+import { findLoadedDialog } from '../test/dialogs.ts';
 
 async function footer() {
   const element = await screen.findByRole('contentinfo');
@@ -29,7 +30,7 @@ describe('footer', () => {
   it('Accessibility opens the statement with the contact address', async () => {
     const { user } = renderApp({ route: '/app/terms' });
     await user.click((await footer()).getByRole('button', { name: 'Accessibility' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Accessibility' });
+    const dialog = await findLoadedDialog('Accessibility');
     expect(within(dialog).getByText(/WCAG/)).toBeVisible();
     expect(
       within(dialog).getByRole('link', { name: 'accessibility@shortlane.example' }),
@@ -64,7 +65,7 @@ describe('footer', () => {
   it('the privacy opt-out keeps true or false in the tinyStrictPrivate cookie', async () => {
     const { user, router } = renderApp({ route: '/app/terms' });
     await user.click((await footer()).getByRole('button', { name: 'Privacy Manager' }));
-    let dialog = within(await screen.findByRole('dialog', { name: 'Privacy Manager' }));
+    let dialog = within(await findLoadedDialog('Privacy Manager'));
     const optOut = dialog.getByRole('switch', {
       name: 'Do not sell or share my personal information',
     });
@@ -76,14 +77,14 @@ describe('footer', () => {
     expect(await screen.findByText('Your privacy choice was saved.')).toBeInTheDocument();
 
     await user.click((await footer()).getByRole('button', { name: 'Privacy Manager' }));
-    dialog = within(await screen.findByRole('dialog', { name: 'Privacy Manager' }));
+    dialog = within(await findLoadedDialog('Privacy Manager'));
     expect(dialog.getByRole('switch')).toBeChecked();
     await user.click(dialog.getByRole('switch'));
     await user.click(dialog.getByRole('button', { name: 'Save' }));
     expect(document.cookie).toContain(`${COOKIE_NAMES.strictPrivate}=false`);
 
     await user.click((await footer()).getByRole('button', { name: 'Privacy Manager' }));
-    dialog = within(await screen.findByRole('dialog', { name: 'Privacy Manager' }));
+    dialog = within(await findLoadedDialog('Privacy Manager'));
     await user.click(dialog.getByRole('link', { name: 'Privacy Policy' }));
     expect(currentUrl(router)).toBe('/app/privacy-policy');
     expect(screen.queryByRole('dialog', { name: 'Privacy Manager' })).not.toBeInTheDocument();

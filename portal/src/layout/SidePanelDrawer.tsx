@@ -3,7 +3,7 @@ import { CreateLinkForm } from '../features/links/create/CreateLinkForm.tsx';
 import { PlanLimitModal } from '../features/links/create/PlanLimitModal.tsx';
 import { usePlanLimitReached } from '../features/links/create/usePlanLimitReached.ts';
 import { CREATE_LABEL } from './nav/navModel.ts';
-import { useSidePanel } from './sidePanel.ts';
+import { SIDE_PANEL_FRAME, useSidePanel } from './sidePanel.ts';
 
 /**
  * The side panel the Create button opens (link-creation 2: a side popover for creating). At
@@ -14,7 +14,7 @@ export default function SidePanelDrawer() {
   const limitReached = usePlanLimitReached();
   if (limitReached) return <PlanLimitModal opened={opened} onClose={close} />;
   return (
-    <Drawer opened={opened} onClose={close} position="right" size="md" title={CREATE_LABEL}>
+    <Drawer {...SIDE_PANEL_FRAME} opened={opened} onClose={close} title={CREATE_LABEL}>
       <CreateLinkForm mode="popover" headingLevel={3} />
     </Drawer>
   );

@@ -7,6 +7,9 @@ export interface SidePanelControls {
   close: () => void;
 }
 
+/** The side panel drawer's frame, shared by the drawer and its loading state. */
+export const SIDE_PANEL_FRAME = { position: 'right', size: 'md' } as const;
+
 export const SidePanelContext = createContext<SidePanelControls | null>(null);
 
 export function useSidePanel(): SidePanelControls {

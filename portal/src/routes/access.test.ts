@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { SubscriptionRow } from '../data/subscriptions-query.ts';
 import { buildViewer, type Viewer } from '../state/appState.ts';
 import { pastDueRow, pastDueTrialRow, subscriptionRow, TEST_PLANS } from '../test/world.ts';
-import { decideAccess, type AccessInput, type Guard } from './access.ts';
+import { decideAccess, homeRouteFor, type AccessInput, type Guard } from './access.ts';
 import { paths, type RouteName } from './paths.ts';
 
 const NOW = '2026-11-22T12:00:00Z';
@@ -238,6 +238,29 @@ describe('decideAccess', () => {
           target: '/paddle/payment',
         }),
       ).toEqual(allow);
+    });
+
+    it.each([
+      ['a free user', viewer()],
+      ['a paid-up user', viewer({ subscriptions: [subscriptionRow()] })],
+    ])('keeps %s off the past-due page', (_who, who) => {
+      expect(decide('subscription.past_due', ['login', 'pastDue'], who)).toEqual({
+        kind: 'redirect',
+        to: paths.homepage,
+      });
+    });
+
+    it('opens the past-due page to either kind of past-due user', () => {
+      for (const who of [trial, paidPastDue]) {
+        expect(decide('subscription.past_due', ['login', 'pastDue'], who)).toEqual(allow);
+      }
+    });
+
+    it('resolves home to the page the guard sends the viewer to', () => {
+      expect(homeRouteFor(null)).toBe('homepage');
+      expect(homeRouteFor(viewer())).toBe('homepage');
+      expect(homeRouteFor(trial)).toBe('subscription.past_due');
+      expect(homeRouteFor(paidPastDue)).toBe('subscription.past_due');
     });
 
     it('does not restrict a user whose subscription is in order', () => {

@@ -1,7 +1,7 @@
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { pastDueRedirect } from '@shortlane/shared/subscriptions.ts';
 import type { AuthStatus } from '../auth/AuthContext.ts';
-import type { AppState } from '../state/appState.ts';
+import type { AppState, Viewer } from '../state/appState.ts';
 import {
   href,
   loginPathFor,
@@ -24,6 +24,8 @@ export const GUARDS = [
   'developer',
   /** login/2FA/*: only while a password login still owes its TOTP or backup code. */
   'secondFactor',
+  /** The past-due page (app-shell 4): only for a user whose subscription is past due. */
+  'pastDue',
 ] as const;
 export type Guard = (typeof GUARDS)[number];
 
@@ -87,6 +89,14 @@ function decideSecondFactor(input: AccessInput): AccessDecision | null {
   return redirect(returnTo ?? paths.homepage);
 }
 
+/**
+ * Where "home" leads this viewer: the homepage, or the past-due page for a past-due user (whom
+ * the guard sends there from the homepage). A link home uses it so it never loops back.
+ */
+export function homeRouteFor(viewer: Viewer | null): RouteName {
+  return (viewer && pastDueRedirect(viewer.subscriber, 'homepage')) ?? 'homepage';
+}
+
 export function decideAccess(input: AccessInput): AccessDecision {
   const { route, authStatus, state, target, team } = input;
   const { guards } = route;
@@ -114,6 +124,8 @@ export function decideAccess(input: AccessInput): AccessDecision {
     const pastDue = pastDueRedirect(viewer.subscriber, route.name);
     if (pastDue != null) return redirect(paths[pastDue]);
   }
+  // Nothing to pay on the past-due page for free, trial or paid-up users: they go home.
+  if (guards.includes('pastDue') && !viewer.pastDue) return redirect(paths.homepage);
   if (guards.includes('verified') && !viewer.verifiedOrSubscribed) {
     return redirect(href('email_verify'));
   }

@@ -3,7 +3,13 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { json, postgrestError, tableRows, TestBackend } from '../test/backend.ts';
 import { currentUrl, renderApp } from '../test/render.tsx';
-import { pastDueTrialRow, signedInWorld, TEST_USER_ID } from '../test/world.ts';
+import {
+  pastDueRow,
+  pastDueTrialRow,
+  signedInWorld,
+  subscriptionRow,
+  TEST_USER_ID,
+} from '../test/world.ts';
 
 const heading = (name: string | RegExp) => screen.findByRole('heading', { level: 1, name });
 
@@ -158,6 +164,40 @@ describe('past-due guard', () => {
     const terms = renderApp({ route: '/app/terms', world: world() });
     expect(await heading('Terms of Service')).toBeInTheDocument();
     expect(currentUrl(terms.router)).toBe('/app/terms');
+  });
+
+  it('offers the plans on the past-due page, not a way "home" that leads back to it', async () => {
+    const { router, user } = renderApp({ route: '/app/subscribe', world: world() });
+    expect(await heading('Your payment is past due')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Back to the homepage' })).not.toBeInTheDocument();
+    // The logo leads to the same page the guard would send the user to.
+    expect(screen.getByRole('link', { name: /home$/ })).toHaveAttribute('href', '/app/subscribe');
+    await user.click(screen.getByRole('link', { name: 'See the plans' }));
+    expect(await heading('Plans and pricing')).toBeInTheDocument();
+    expect(currentUrl(router)).toBe('/app/pricing');
+  });
+
+  it('sends another past-due user from a placeholder back to the past-due page, named so', async () => {
+    const { router, user } = renderApp({
+      route: '/app/settings/invoices',
+      world: signedInWorld({ subscriptions: [pastDueRow()] }),
+    });
+    await user.click(await screen.findByRole('link', { name: 'Back to your past-due payment' }));
+    expect(await heading('Your payment is past due')).toBeInTheDocument();
+    expect(currentUrl(router)).toBe('/app/subscribe');
+  });
+
+  it.each([
+    ['a free user', []],
+    ['a user on trial', [subscriptionRow({ trial_ends_at: '2026-12-31T00:00:00Z' })]],
+    ['a paid-up user', [subscriptionRow()]],
+  ])('sends %s from the past-due page home', async (_who, subscriptions) => {
+    const { router } = renderApp({
+      route: '/app/subscribe',
+      world: signedInWorld({ subscriptions }),
+    });
+    await waitFor(() => expect(currentUrl(router)).toBe('/app'));
+    expect(screen.queryByRole('heading', { name: 'Your payment is past due' })).toBeNull();
   });
 });
 

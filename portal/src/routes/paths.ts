@@ -15,6 +15,9 @@ export const paths = {
   notifications: '/app/notifications',
   unsubscribe: '/app/unsubscribe',
   'my-urls': '/app/my-urls',
+  // Not in the spec, which names no page for a bulk import: ours, linked from the bulk result
+  // and the batch's notification.
+  'bulk.job': '/app/bulk/:jobId',
   'my-urls.clear-history': '/app/my-urls/clear-history',
   myurls: '/app/myurls',
   'myurls.clear-history': '/app/myurls/clear-history',

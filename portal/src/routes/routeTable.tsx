@@ -73,6 +73,11 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
     screen: page(() => import('../pages/AnalyticsPage/AnalyticsPage.tsx')),
   },
   {
+    name: 'bulk.job',
+    guards: LOGIN,
+    screen: page(() => import('../features/bulk/BulkJobPage.tsx')),
+  },
+  {
     name: 'notifications',
     guards: LOGIN,
     screen: page(() => import('../pages/NotificationsPage/NotificationsPage.tsx')),
@@ -224,7 +229,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   },
   {
     name: 'subscription.past_due',
-    guards: LOGIN,
+    guards: ['login', 'pastDue'],
     screen: soon(
       'Your payment is past due',
       'Update your payment method to keep your plan. Until then only this page, pricing and the legal pages are open.',

@@ -31,11 +31,19 @@ function accountReport(period: string, clicks: number) {
   };
 }
 
+/** The access RPC's answer: the periods the plan covers. */
+function withPeriods(backend: TestBackend, periods: string[]) {
+  return backend.on('POST', '/rest/v1/rpc/account_analytics_access', () =>
+    json({ account_id: ACCOUNT_ID, periods }),
+  );
+}
+const ALL_PERIODS = ['last_1_hour', 'last_24_hour', 'last_7_day', 'last_30_day'];
+
 // First renders are slow on a busy machine.
 describe('AccountAnalyticsPanel (dashboard)', { timeout: 20_000 }, () => {
   it("shows the account's clicks over the remembered period", async () => {
     window.localStorage.setItem(STORAGE_KEYS.statsPeriod, 'last_1_hour');
-    const backend = new TestBackend().on(
+    const backend = withPeriods(new TestBackend(), ALL_PERIODS).on(
       'POST',
       '/rest/v1/rpc/account_analytics',
       async (request) => {
@@ -55,22 +63,18 @@ describe('AccountAnalyticsPanel (dashboard)', { timeout: 20_000 }, () => {
   });
 
   it('says when nobody clicked', async () => {
-    const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_analytics', () =>
-      json(accountReport('last_24_hour', 0)),
+    const backend = withPeriods(new TestBackend(), ALL_PERIODS).on(
+      'POST',
+      '/rest/v1/rpc/account_analytics',
+      () => json(accountReport('last_24_hour', 0)),
     );
     render(<AccountAnalyticsPanel accountId={ACCOUNT_ID} />, { world, backend });
     expect(await screen.findByText(/No clicks yet in the last 24 hours/)).toBeVisible();
     expect(screen.queryByRole('region', { name: 'Clicks over time' })).not.toBeInTheDocument();
   });
 
-  it('points a plan without analytics to the plans, without an alarm', async () => {
-    const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_analytics', () =>
-      postgrestError(403, {
-        message: 'analytics_not_allowed',
-        details: 'Your plan does not include analytics.',
-        hint: 'form',
-      }),
-    );
+  it('points a plan without analytics to the plans, and asks for no clicks', async () => {
+    const backend = withPeriods(new TestBackend(), []);
     render(<AccountAnalyticsPanel accountId={ACCOUNT_ID} />, { world, backend });
     expect(await screen.findByText(/Your plan does not include analytics\./)).toBeVisible();
     expect(screen.getByRole('link', { name: 'See the plans' })).toHaveAttribute(
@@ -78,11 +82,34 @@ describe('AccountAnalyticsPanel (dashboard)', { timeout: 20_000 }, () => {
       '/app/pricing',
     );
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
-    expect(screen.queryByText('Permission denied')).not.toBeInTheDocument();
+    expect(screen.queryByRole('radiogroup', { name: 'Period' })).not.toBeInTheDocument();
+    // The server would refuse it: it is never asked.
+    expect(backend.requestsTo('POST', '/rest/v1/rpc/account_analytics')).toHaveLength(0);
+  });
+
+  it('asks only for a period the plan covers, and says the remembered one is not', async () => {
+    window.localStorage.setItem(STORAGE_KEYS.statsPeriod, 'last_30_day');
+    const asked: string[] = [];
+    const backend = withPeriods(new TestBackend(), ['last_1_hour', 'last_24_hour']).on(
+      'POST',
+      '/rest/v1/rpc/account_analytics',
+      async (request) => {
+        const body = (await request.json()) as { p_period: string };
+        asked.push(body.p_period);
+        return json(accountReport(body.p_period, 3));
+      },
+    );
+    render(<AccountAnalyticsPanel accountId={ACCOUNT_ID} />, { world, backend });
+    expect(await screen.findByText(/clicks on all your links in the last 24 hours/)).toBeVisible();
+    expect(
+      screen.getByText(/Your plan does not include analytics for this period\./),
+    ).toBeVisible();
+    expect(screen.getByRole('radio', { name: '30d' })).toBeDisabled();
+    expect(asked).toEqual(['last_24_hour']);
   });
 
   it('shows other failures as an error', async () => {
-    const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_analytics', () =>
+    const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_analytics_access', () =>
       postgrestError(403, {
         message: 'permission_denied',
         details: 'Permission denied',

@@ -1,23 +1,84 @@
 import { Alert, Anchor, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { useId } from 'react';
+import type { StatsPeriod } from '@shortlane/shared/constants.ts';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { useAccountAnalyticsQuery } from '../../data/link-analytics-query.ts';
+import {
+  useAccountAnalyticsAccessQuery,
+  useAccountAnalyticsQuery,
+} from '../../data/link-analytics-query.ts';
 import { paths } from '../../routes/paths.ts';
 import { ClicksOverTime } from './ClicksOverTime.tsx';
-import { analyticsErrorCode, analyticsErrorMessage } from './errors.ts';
-import { periodDescription, useStatsPeriod } from './period.ts';
+import { ANALYTICS_PLAN_MESSAGES, analyticsErrorMessage } from './errors.ts';
+import { effectivePeriod, periodDescription, useStatsPeriod } from './period.ts';
 import { PeriodPicker } from './PeriodPicker.tsx';
 import { formatCount, seriesPoints } from './series.ts';
 
+function PlanNote({ children }: { children: ReactNode }) {
+  return (
+    <Text size="sm">
+      {children}{' '}
+      <Anchor component={Link} to={paths['signup.pricing']}>
+        See the plans
+      </Anchor>
+    </Text>
+  );
+}
+
+function Loading({ label }: { label: string }) {
+  return (
+    <Group gap="sm" role="status" py="lg" justify="center">
+      <Loader size="sm" aria-hidden="true" />
+      <Text>{label}</Text>
+    </Group>
+  );
+}
+
 /**
  * The dashboard's analytics: every link of an account, clicks over the stats period (the same
- * remembered period as a link's analytics page).
+ * remembered period as a link's analytics page). The plan's periods are asked first, and the
+ * clicks only over a period the plan covers: a plan without analytics sees why, with no refused
+ * request behind it.
  */
 export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
-  const [period, setPeriod] = useStatsPeriod();
+  const [chosen, setChosen] = useStatsPeriod();
+  const access = useAccountAnalyticsAccessQuery(accountId);
+  const allowed = access.data ?? null;
+  const period: StatsPeriod | null =
+    allowed != null && allowed.length > 0 ? effectivePeriod(chosen, allowed) : null;
   const report = useAccountAnalyticsQuery(accountId, period);
   const titleId = useId();
-  const planCode = report.isError ? analyticsErrorCode(report.error) : null;
+
+  let body: ReactNode;
+  if (access.isPending) body = <Loading label="Loading the clicks…" />;
+  else if (access.isError || report.isError) {
+    body = (
+      <Alert color="red" role="alert" title="The clicks could not be loaded">
+        {analyticsErrorMessage(access.error ?? report.error)}
+      </Alert>
+    );
+  } else if (period == null) {
+    body = <PlanNote>{ANALYTICS_PLAN_MESSAGES.notIncluded}</PlanNote>;
+  } else if (report.isPending) body = <Loading label="Loading the clicks…" />;
+  else {
+    body = (
+      <Stack gap="sm">
+        {period !== chosen && <PlanNote>{ANALYTICS_PLAN_MESSAGES.periodNotIncluded}</PlanNote>}
+        <Text>
+          <Text span fz={28} fw={700}>
+            {formatCount(report.data.clicks)}
+          </Text>{' '}
+          clicks on all your links in {periodDescription(period)}
+        </Text>
+        {report.data.clicks === 0 ? (
+          <Text size="sm" c="gray.7">
+            No clicks yet in {periodDescription(period)}. Share a link, or pick a longer period.
+          </Text>
+        ) : (
+          <ClicksOverTime points={seriesPoints(report.data)} headingOrder={3} />
+        )}
+      </Stack>
+    );
+  }
 
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby={titleId}>
@@ -25,48 +86,16 @@ export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
         <Title order={2} size="h3" id={titleId}>
           Clicks
         </Title>
-        <Group gap="sm">
-          {report.isFetching && !report.isPending && (
-            <Loader size="xs" role="status" aria-label="Updating the clicks" />
-          )}
-          <PeriodPicker value={period} onChange={setPeriod} />
-        </Group>
+        {period != null && (
+          <Group gap="sm">
+            {report.isFetching && !report.isPending && (
+              <Loader size="xs" role="status" aria-label="Updating the clicks" />
+            )}
+            <PeriodPicker value={period} onChange={setChosen} allowed={allowed} />
+          </Group>
+        )}
       </Group>
-      {report.isPending ? (
-        <Group gap="sm" role="status" py="lg" justify="center">
-          <Loader size="sm" aria-hidden="true" />
-          <Text>Loading the clicks…</Text>
-        </Group>
-      ) : report.isError ? (
-        planCode === 'analytics_not_allowed' || planCode === 'analytics_period_not_allowed' ? (
-          <Text size="sm">
-            {analyticsErrorMessage(report.error)}{' '}
-            <Anchor component={Link} to={paths['signup.pricing']}>
-              See the plans
-            </Anchor>
-          </Text>
-        ) : (
-          <Alert color="red" role="alert" title="The clicks could not be loaded">
-            {analyticsErrorMessage(report.error)}
-          </Alert>
-        )
-      ) : (
-        <Stack gap="sm">
-          <Text>
-            <Text span fz={28} fw={700}>
-              {formatCount(report.data.clicks)}
-            </Text>{' '}
-            clicks on all your links in {periodDescription(period)}
-          </Text>
-          {report.data.clicks === 0 ? (
-            <Text size="sm" c="gray.7">
-              No clicks yet in {periodDescription(period)}. Share a link, or pick a longer period.
-            </Text>
-          ) : (
-            <ClicksOverTime points={seriesPoints(report.data)} headingOrder={3} />
-          )}
-        </Stack>
-      )}
+      {body}
     </Paper>
   );
 }

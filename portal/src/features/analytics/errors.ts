@@ -2,6 +2,15 @@ import { mapApiError } from '@shortlane/shared/errors.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { ApiError } from '../../data/unwrap.ts';
 
+/**
+ * What a plan leaves out, said where the portal knows it beforehand (the access RPCs' periods)
+ * in the words the analytics RPCs use when they refuse.
+ */
+export const ANALYTICS_PLAN_MESSAGES = {
+  notIncluded: 'Your plan does not include analytics.',
+  periodNotIncluded: 'Your plan does not include analytics for this period.',
+} as const;
+
 /** The analytics RPCs' error code (`message` of the PostgREST body), if any. */
 export function analyticsErrorCode(error: unknown): string | null {
   if (!(error instanceof ApiError)) return null;

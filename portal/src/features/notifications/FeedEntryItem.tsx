@@ -1,5 +1,6 @@
 import { Anchor, Badge, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import type { FeedEntry } from './feed.ts';
 
 const sentAt = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -16,10 +17,13 @@ export function FeedEntryItem({
   entry,
   compact = false,
   action,
+  onNavigate,
 }: {
   entry: FeedEntry;
   compact?: boolean;
   action?: ReactNode;
+  /** Called when the entry's own link is followed (the bell's popover closes). */
+  onNavigate?: () => void;
 }) {
   const titleId = `feed-entry-${entry.kind}-${entry.id}`;
   return (
@@ -61,6 +65,12 @@ export function FeedEntryItem({
         <Text size="xs" c="gray.7" component="time" dateTime={entry.at}>
           {formatSentAt(entry.at)}
         </Text>
+        {entry.link && (
+          <Anchor size="xs" component={Link} to={entry.link.to} onClick={onNavigate}>
+            {entry.link.label}
+            <VisuallyHidden>: {entry.title}</VisuallyHidden>
+          </Anchor>
+        )}
         {entry.url && (
           <Anchor size="xs" href={entry.url} target="_blank" rel="noopener noreferrer">
             Read more<VisuallyHidden> about {entry.title} (opens in a new tab)</VisuallyHidden>

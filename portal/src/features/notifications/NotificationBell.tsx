@@ -2,6 +2,7 @@ import { ActionIcon, Indicator, Loader, Popover } from '@mantine/core';
 import { lazy, useId, useState } from 'react';
 import { BellIcon } from '../../components/icons.tsx';
 import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
+import { LoadingFrame } from '../../components/LoadingFrame.tsx';
 import { useMarkAnnouncementsReadMutation } from '../../data/notifications-mark-read-mutation.ts';
 import { useRecentFeedQuery, type RecentFeed } from '../../data/notifications-query.ts';
 
@@ -78,7 +79,10 @@ export function NotificationBell() {
         </ActionIcon>
       </Popover.Target>
       <Popover.Dropdown aria-labelledby={headingId}>
-        <LazyOnFirstUse active={opened}>
+        <LazyOnFirstUse
+          active={opened}
+          fallback={<LoadingFrame label="Loading the notifications" minHeight={120} />}
+        >
           <NotificationsMenu
             feed={snapshot ?? feed.data}
             status={feed.status}

@@ -1,5 +1,6 @@
-import { Anchor, Center, Divider, Loader, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Divider, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { LoadingFrame } from '../../components/LoadingFrame.tsx';
 import type { RecentFeed } from '../../data/notifications-query.ts';
 import { paths } from '../../routes/paths.ts';
 import { FeedEntryItem } from './FeedEntryItem.tsx';
@@ -21,7 +22,7 @@ export function NotificationsMenu({
       <Title order={2} size="h5" id={headingId}>
         Notifications
       </Title>
-      <MenuBody feed={feed} status={status} />
+      <MenuBody feed={feed} status={status} onNavigate={onNavigate} />
       <Divider />
       <Anchor component={Link} to={paths.notifications} size="sm" onClick={onNavigate}>
         See all notifications
@@ -33,18 +34,13 @@ export function NotificationsMenu({
 function MenuBody({
   feed,
   status,
+  onNavigate,
 }: {
   feed: RecentFeed | undefined;
   status: 'pending' | 'error' | 'success';
+  onNavigate: () => void;
 }) {
-  if (status === 'pending') {
-    return (
-      <Center py="md" role="status">
-        <Loader size="sm" aria-hidden="true" />
-        <VisuallyHidden>Loading notifications…</VisuallyHidden>
-      </Center>
-    );
-  }
+  if (status === 'pending') return <LoadingFrame label="Loading notifications…" minHeight={80} />;
   // A failed load stays quiet (no notice, app-shell 8); the list just says it has nothing now.
   if (status === 'error' || !feed) {
     return <Text size="sm">Notifications could not be loaded right now.</Text>;
@@ -62,7 +58,12 @@ function MenuBody({
       tabIndex={0}
     >
       {feed.entries.map((entry) => (
-        <FeedEntryItem key={`${entry.kind}-${entry.id}`} entry={entry} compact />
+        <FeedEntryItem
+          key={`${entry.kind}-${entry.id}`}
+          entry={entry}
+          compact
+          onNavigate={onNavigate}
+        />
       ))}
     </Stack>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAnnouncementUnread, mergeFeed } from './feed.ts';
+import { isAnnouncementUnread, mergeFeed, notificationLink } from './feed.ts';
 
 describe('announcements: unread against the last-read time', () => {
   it('is unread when never read, or published after the last read', () => {
@@ -54,5 +54,25 @@ describe('mergeFeed', () => {
       null,
     );
     expect(feed.map((entry) => entry.id)).toEqual(['n-b', 'n-a', 'a-1']);
+  });
+});
+
+describe('notificationLink', () => {
+  const JOB = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+
+  it("leads a bulk import's notification to its job page", () => {
+    for (const type of ['bulk_import.completed', 'bulk_import.failed']) {
+      expect(notificationLink({ type, data: { job_id: JOB, total: 3 } })).toEqual({
+        to: `/app/bulk/${JOB}`,
+        label: 'See the batch',
+      });
+    }
+  });
+
+  it('leads nowhere without a job, or for other notifications', () => {
+    expect(notificationLink({ type: 'bulk_import.completed', data: {} })).toBeNull();
+    expect(notificationLink({ type: 'bulk_import.completed', data: null })).toBeNull();
+    expect(notificationLink({ type: 'team.invited', data: { job_id: JOB } })).toBeNull();
+    expect(notificationLink({})).toBeNull();
   });
 });

@@ -5,12 +5,24 @@
  * (the schema keeps one time per user, not a mark per announcement).
  */
 
+import { href } from '../../routes/paths.ts';
+
 export interface NotificationRow {
   id: string;
   title: string;
   body: string | null;
   read_at: string | null;
   created_at: string;
+  /** What it is about (`bulk_import.completed`…); older rows and tests may leave it out. */
+  type?: string | null;
+  /** What it refers to, by type (a bulk import's `job_id`). */
+  data?: unknown;
+}
+
+/** A page of the portal a notification leads to: the details behind its sentence. */
+export interface FeedLink {
+  to: string;
+  label: string;
 }
 
 export interface AnnouncementRow {
@@ -28,6 +40,8 @@ export interface FeedEntry {
   body: string | null;
   /** An announcement's "read more" address. */
   url: string | null;
+  /** A notification's page in the portal. */
+  link?: FeedLink | null;
   /** When it was sent (notification) or published (announcement), ISO. */
   at: string;
   unread: boolean;
@@ -38,6 +52,17 @@ export function isAnnouncementUnread(publishedAt: string, lastReadAt: string | n
   return lastReadAt == null || Date.parse(publishedAt) > Date.parse(lastReadAt);
 }
 
+/** A bulk import's notification leads to its job page: counts, refused rows, result CSV. */
+export function notificationLink(row: Pick<NotificationRow, 'type' | 'data'>): FeedLink | null {
+  if (!row.type?.startsWith('bulk_import.')) return null;
+  const jobId =
+    typeof row.data === 'object' && row.data !== null && 'job_id' in row.data
+      ? row.data.job_id
+      : null;
+  if (typeof jobId !== 'string' || jobId === '') return null;
+  return { to: href('bulk.job', { jobId }), label: 'See the batch' };
+}
+
 export function notificationEntry(row: NotificationRow): FeedEntry {
   return {
     kind: 'notification',
@@ -45,6 +70,7 @@ export function notificationEntry(row: NotificationRow): FeedEntry {
     title: row.title,
     body: row.body,
     url: null,
+    link: notificationLink(row),
     at: row.created_at,
     unread: row.read_at == null,
   };

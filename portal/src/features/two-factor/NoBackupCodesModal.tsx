@@ -1,4 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { NO_BACKUP_CODES_FRAME } from './noBackupCodesFrame.ts';
 
 interface NoBackupCodesModalProps {
   opened: boolean;
@@ -13,7 +14,7 @@ export default function NoBackupCodesModal({
   onGenerate,
 }: NoBackupCodesModalProps) {
   return (
-    <Modal opened={opened} onClose={onDismiss} centered title="No backup codes left">
+    <Modal {...NO_BACKUP_CODES_FRAME} opened={opened} onClose={onDismiss}>
       <Stack gap="md">
         <Text size="sm">
           Two-factor authentication is on, but you have no unused backup codes. Without one you

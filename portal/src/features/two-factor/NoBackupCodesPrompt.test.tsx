@@ -8,6 +8,7 @@ import { render } from '../../test/render.tsx';
 import { createTestServices } from '../../test/services.ts';
 import { NO_BACKUP_CODES_DISMISSED_KEY, NoBackupCodesPrompt } from './NoBackupCodesPrompt.tsx';
 import { mfaUser, sessionWith, verifiedFactor } from './testing.ts';
+import { findLoadedDialog } from '../../test/dialogs.ts';
 
 /** Signed in at aal2 with 2FA on and `left` unused backup codes. */
 async function withCodesLeft(left: number, route = '/app') {
@@ -41,7 +42,7 @@ describe('the no-backup-codes modal', { timeout: 20_000 }, () => {
 
   it('asks a user with 2FA and no code left to generate new ones', async () => {
     const { user } = await withCodesLeft(0);
-    expect(await screen.findByRole('dialog', { name: 'No backup codes left' })).toBeVisible();
+    expect(await findLoadedDialog('No backup codes left')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Generate backup codes' }));
     expect(await screen.findByRole('heading', { name: 'Security page' })).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -2,7 +2,9 @@ import { lazy, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
 import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
+import { LoadingModal } from '../../components/LoadingDialog.tsx';
 import { href, paths } from '../../routes/paths.ts';
+import { NO_BACKUP_CODES_FRAME } from './noBackupCodesFrame.ts';
 import { useSecondFactorDue } from './secondFactorContext.ts';
 import { useTwoFactorStatusQuery } from './twoFactorQuery.ts';
 
@@ -40,7 +42,17 @@ export function NoBackupCodesPrompt() {
   };
 
   return (
-    <LazyOnFirstUse active={opened}>
+    <LazyOnFirstUse
+      active={opened}
+      fallback={
+        <LoadingModal
+          {...NO_BACKUP_CODES_FRAME}
+          opened={opened}
+          onClose={dismiss}
+          loadingLabel="Loading"
+        />
+      }
+    >
       <NoBackupCodesModal
         opened={opened}
         onDismiss={dismiss}

@@ -8,6 +8,7 @@ import { render } from '../../test/render.tsx';
 import { createTestServices } from '../../test/services.ts';
 import { goTrueError, scriptTotpVerify, sessionWith, verifiedFactor } from './testing.ts';
 import { MESSAGES_2FA } from './twoFactorApi.ts';
+import { findLoadedDialog } from '../../test/dialogs.ts';
 
 /**
  * 423 with two-factor on: the confirm-password modal also asks for the code, and the retried
@@ -44,7 +45,7 @@ describe('password confirmation with two-factor on', { timeout: 20_000 }, () => 
 
     const { user } = render(<p>page</p>, { backend, testServices });
     const pending = supabase.rpc('delete_account' as never, {} as never).then((result) => result);
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    const dialog = await findLoadedDialog('Confirm your password');
     const password = within(dialog).getByLabelText('Password');
     const code = within(dialog).getByLabelText('Authentication code');
     const confirm = within(dialog).getByRole('button', { name: 'Confirm' });

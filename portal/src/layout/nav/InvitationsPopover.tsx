@@ -2,6 +2,7 @@ import { ActionIcon, Indicator, Popover, Stack, Title } from '@mantine/core';
 import { lazy, useId, useRef, useState } from 'react';
 import { EnvelopeIcon } from '../../components/icons.tsx';
 import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
+import { LoadingFrame } from '../../components/LoadingFrame.tsx';
 import { usePendingInvitationsQuery } from '../../data/invitations-query.ts';
 import type { Viewer } from '../../state/appState.ts';
 
@@ -45,7 +46,10 @@ export function InvitationsPopover({ viewer }: { viewer: Viewer }) {
           <Title order={2} size="h5" id={headingId} ref={headingRef} tabIndex={-1}>
             Invitations
           </Title>
-          <LazyOnFirstUse active={opened}>
+          <LazyOnFirstUse
+            active={opened}
+            fallback={<LoadingFrame label="Loading the invitations" minHeight={80} />}
+          >
             <InvitationList
               viewer={viewer}
               invitations={invitations}

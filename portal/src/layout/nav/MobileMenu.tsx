@@ -10,6 +10,7 @@ import { href, paths } from '../../routes/paths.ts';
 import type { Viewer } from '../../state/appState.ts';
 import { FEATURE_LINKS } from './featureLinks.ts';
 import { InvitationList } from './InvitationList.tsx';
+import { MOBILE_MENU_FRAME } from './mobileMenuFrame.ts';
 import { CREATE_LABEL, type NavModel } from './navModel.ts';
 import { useCurrentOrganizationSlug } from './useNavViewer.ts';
 
@@ -108,15 +109,7 @@ export default function MobileMenu({ opened, onClose, model, viewer, onCreate, o
     <NavLink component={Link} to={to} label={label} onClick={onClose} />
   );
   return (
-    <Drawer
-      id="mobile-menu"
-      opened={opened}
-      onClose={onClose}
-      title="Menu"
-      position="right"
-      size="xs"
-      hiddenFrom="lg"
-    >
+    <Drawer {...MOBILE_MENU_FRAME} opened={opened} onClose={onClose}>
       <Stack component="nav" aria-label="Mobile" gap={0}>
         {model.create && (
           <NavLink

@@ -2,6 +2,7 @@ import { isInaccessible, screen, waitFor, within } from '@testing-library/react'
 import type userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { json, TestBackend } from '../../test/backend.ts';
+import { findLoadedDialog } from '../../test/dialogs.ts';
 import { renderApp } from '../../test/render.tsx';
 import { createTestServices, startSession } from '../../test/services.ts';
 import {
@@ -25,7 +26,7 @@ async function desktopNav(ready: 'user' | 'guest' = 'user') {
 
 async function openMobileMenu(user: User) {
   await user.click(screen.getByRole('button', { name: 'Open menu' }));
-  const drawer = await screen.findByRole('dialog', { name: 'Menu' });
+  const drawer = await findLoadedDialog('Menu');
   // The drawer's close icon is named (the theme gives every modal's close button a name).
   expect(within(drawer).getByRole('button', { name: 'Close' })).toBeInTheDocument();
   return within(drawer).getByRole('navigation', { name: 'Mobile' });
@@ -113,7 +114,7 @@ describe('navigation bar: a guest', () => {
     const { user } = renderApp({ route: '/app/terms' });
     const nav = await desktopNav('guest');
     await user.click(within(nav).getByRole('button', { name: 'Create Short Link' }));
-    const panel = await screen.findByRole('dialog', { name: 'Create Short Link' });
+    const panel = await findLoadedDialog('Create Short Link');
     expect(within(panel).getByRole('heading', { name: 'Shorten a link' })).toBeVisible();
   });
 });

@@ -5,12 +5,14 @@ import { Link } from 'react-router-dom';
 import { useLogout } from '../../auth/useLogout.ts';
 import { LinkIcon } from '../../components/icons.tsx';
 import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
+import { LoadingDrawer } from '../../components/LoadingDialog.tsx';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { paths } from '../../routes/paths.ts';
 import { useSidePanel } from '../sidePanel.ts';
 import classes from './NavBar.module.css';
 import { FeaturesMenu } from './FeaturesMenu.tsx';
 import { LINK_STYLE } from './linkStyle.ts';
+import { MOBILE_MENU_FRAME } from './mobileMenuFrame.ts';
 import { InvitationsPopover } from './InvitationsPopover.tsx';
 import { CREATE_LABEL, navModel } from './navModel.ts';
 import { OrganizationsMenu } from './OrganizationsMenu.tsx';
@@ -130,7 +132,17 @@ export function NavBar() {
           aria-controls="mobile-menu"
         />
       </Group>
-      <LazyOnFirstUse active={menuOpened}>
+      <LazyOnFirstUse
+        active={menuOpened}
+        fallback={
+          <LoadingDrawer
+            {...MOBILE_MENU_FRAME}
+            opened={menuOpened}
+            onClose={menu.close}
+            loadingLabel="Loading the menu"
+          />
+        }
+      >
         <MobileMenu
           opened={menuOpened}
           onClose={menu.close}

@@ -1,4 +1,5 @@
 import type { Viewer } from '../../state/appState.ts';
+import { homeRouteFor } from '../../routes/access.ts';
 import { paths } from '../../routes/paths.ts';
 
 /**
@@ -9,7 +10,7 @@ import { paths } from '../../routes/paths.ts';
 export const CREATE_LABEL = 'Create Short Link';
 
 export interface NavModel {
-  /** subscription.past_due for a past-due trial user, else the homepage. */
+  /** Home as the guards resolve it: the past-due page for a past-due user, else the homepage. */
   logoTo: string;
   /** A past-due trial user sees only the logo and log out. */
   minimal: boolean;
@@ -71,7 +72,7 @@ export function navModel(who: NavViewer): NavModel {
   const { viewer } = who;
   if (viewer.pastDueTrial) {
     return {
-      logoTo: paths['subscription.past_due'],
+      logoTo: paths[homeRouteFor(viewer)],
       minimal: true,
       create: false,
       icons: { help: false, notifications: false, invitations: false, cart: false },
@@ -85,7 +86,7 @@ export function navModel(who: NavViewer): NavModel {
   }
   const forProspects = !viewer.subscribed;
   return {
-    logoTo: paths.homepage,
+    logoTo: paths[homeRouteFor(viewer)],
     minimal: false,
     create: true,
     icons: { help: true, notifications: true, invitations: true, cart: true },

@@ -24,7 +24,11 @@ import {
 } from '../../data/link-analytics-query.ts';
 import { AnalyticsReportView } from '../../features/analytics/AnalyticsReportView.tsx';
 import { DownloadLogButton } from '../../features/analytics/DownloadLogButton.tsx';
-import { analyticsErrorCode, analyticsErrorMessage } from '../../features/analytics/errors.ts';
+import {
+  ANALYTICS_PLAN_MESSAGES,
+  analyticsErrorCode,
+  analyticsErrorMessage,
+} from '../../features/analytics/errors.ts';
 import { effectivePeriod, useStatsPeriod } from '../../features/analytics/period.ts';
 import { PeriodPicker } from '../../features/analytics/PeriodPicker.tsx';
 import { SharePanel } from '../../features/analytics/SharePanel.tsx';
@@ -147,7 +151,7 @@ function LinkAnalytics({ aliasId }: { aliasId: string }) {
     return (
       <Problem
         title="Analytics are not included"
-        message="Your plan does not include analytics."
+        message={ANALYTICS_PLAN_MESSAGES.notIncluded}
         action={
           <Button component={Link} to={paths['signup.pricing']}>
             See the plans

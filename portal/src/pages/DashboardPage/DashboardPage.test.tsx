@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { json, postgrestError, TestBackend } from '../../test/backend.ts';
 import { currentUrl, renderApp } from '../../test/render.tsx';
 import { signedInWorld, subscriptionRow } from '../../test/world.ts';
+import { findLoadedDialog } from '../../test/dialogs.ts';
 
 /** The personal account test/world.ts gives the signed-in user. */
 const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
@@ -190,9 +191,7 @@ describe('DashboardPage', () => {
       }),
     );
     await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Edit pat-links.localhost/spring-launch',
-    });
+    const dialog = await findLoadedDialog('Edit pat-links.localhost/spring-launch');
     const alias = within(dialog).getByRole('textbox', { name: 'Alias' });
     await user.clear(alias);
     await user.type(alias, 'portfolio');
@@ -228,9 +227,7 @@ describe('DashboardPage', () => {
       }),
     );
     await user.click(await screen.findByRole('menuitem', { name: 'Edit' }));
-    const dialog = await screen.findByRole('dialog', {
-      name: 'Edit pat-links.localhost/spring-launch',
-    });
+    const dialog = await findLoadedDialog('Edit pat-links.localhost/spring-launch');
     const tags = within(dialog).getByRole('combobox', { name: 'Tags' });
     await user.type(tags, 'x{Enter}');
     await user.click(within(dialog).getByRole('button', { name: 'Save changes' }));
@@ -290,7 +287,7 @@ describe('DashboardPage', () => {
         }),
       );
       await user.click(await screen.findByRole('menuitem', { name: 'Delete' }));
-      return screen.findByRole('dialog', { name: 'Delete link' });
+      return findLoadedDialog('Delete link');
     };
     await user.click(within(await openDelete()).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());

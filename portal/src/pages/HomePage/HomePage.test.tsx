@@ -3,6 +3,7 @@ import { act, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { currentUrl, renderApp } from '../../test/render.tsx';
 import { signedInWorld, subscriptionRow } from '../../test/world.ts';
+import { findLoadedDialog } from '../../test/dialogs.ts';
 
 describe('HomePage', () => {
   // The form loads on first render: the first test to show it pays for its cold import.
@@ -66,7 +67,7 @@ describe('HomePage', () => {
       services.flash.push({ type: 'error', message: 'Email link is invalid or has expired' });
       services.flash.push({ type: 'error', message: 'Please try again.' });
     });
-    const dialog = await screen.findByRole('dialog', { name: /Error/ });
+    const dialog = await findLoadedDialog(/Error/);
     expect(within(dialog).getByText(/Email link is invalid/).textContent).toBe(
       'Email link is invalid or has expired\nPlease try again.',
     );

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { readGuestHistory, rememberGuestLink } from '../../features/links/guestHistory.ts';
 import { currentUrl, renderApp } from '../../test/render.tsx';
 import { signedInWorld } from '../../test/world.ts';
+import { findLoadedDialog } from '../../test/dialogs.ts';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -49,7 +50,7 @@ describe('My URLs', () => {
   it('clears the history once confirmed and goes back to My URLs', async () => {
     remember('gone', '2026-11-20T10:00:00Z');
     const { router, user } = renderApp({ route: '/app/my-urls/clear-history' });
-    const dialog = await screen.findByRole('dialog', { name: 'Clear history' });
+    const dialog = await findLoadedDialog('Clear history');
     await user.click(within(dialog).getByRole('button', { name: 'Clear history' }));
     expect(await screen.findByText('No short links made in this browser yet.')).toBeVisible();
     expect(currentUrl(router)).toBe('/app/my-urls');
@@ -59,7 +60,7 @@ describe('My URLs', () => {
   it('keeps the history when the question is declined', async () => {
     remember('kept', '2026-11-20T10:00:00Z');
     const { router, user } = renderApp({ route: '/app/my-urls/clear-history' });
-    const dialog = await screen.findByRole('dialog', { name: 'Clear history' });
+    const dialog = await findLoadedDialog('Clear history');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(await screen.findByRole('article', { name: 'shrt.localhost/kept' })).toBeVisible();
     await waitFor(() => expect(currentUrl(router)).toBe('/app/my-urls'));

@@ -15,6 +15,7 @@ import { json, TestBackend } from '../../test/backend.ts';
 import { render } from '../../test/render.tsx';
 import { createTestServices } from '../../test/services.ts';
 import SecurityPage from './SecurityPage.tsx';
+import { findLoadedDialog } from '../../test/dialogs.ts';
 
 const PASSWORD = 'correct horse';
 
@@ -165,7 +166,7 @@ describe('SecurityPage: two-factor authentication', () => {
 
     expect(await screen.findByText('3 unused backup codes left.')).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Turn off two-factor authentication' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Confirm your password' });
+    const dialog = await findLoadedDialog('Confirm your password');
     await user.type(within(dialog).getByLabelText('Password'), 'wrong one');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     expect(await within(dialog).findByText(WRONG_PASSWORD)).toBeVisible();

@@ -7,6 +7,7 @@ import { signedInWorld, type TestWorld } from '../../../test/world.ts';
 import { clearGuestHistory, readGuestHistory } from '../guestHistory.ts';
 import { CreateLinkForm } from './CreateLinkForm.tsx';
 import { domainRow } from './testing.ts';
+import { findLoadedDialog } from '../../../test/dialogs.ts';
 
 const DOMAINS = [
   domainRow('tiny.test', { allow_for_guests: true }),
@@ -213,7 +214,7 @@ describe('CreateLinkForm for a signed-in user', () => {
     expect(within(form).getByRole('radio', { name: 'Bulk' })).toBeInTheDocument();
     await user.type(within(form).getByLabelText(/Long URL/), 'https://example.com/page');
     await user.click(within(form).getByRole('button', { name: 'Shorten URL' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Use credits' });
+    const dialog = await findLoadedDialog('Use credits');
     expect(dialog).toHaveTextContent('1 credit will be used (90 left).');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await act(async () => {});

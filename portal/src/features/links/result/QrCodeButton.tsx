@@ -1,6 +1,8 @@
 import { Button, Modal } from '@mantine/core';
 import { lazy, useState } from 'react';
 import { LazyOnFirstUse } from '../../../components/LazyOnFirstUse.tsx';
+import { LoadingFrame } from '../../../components/LoadingFrame.tsx';
+import { QR_PANEL_HEIGHT } from './qr/panelSize.ts';
 
 // The QR drawing code (and the qrcode package) loads when a QR code is first opened.
 const QrCodePanel = lazy(() => import('./qr/QrCodePanel.tsx'));
@@ -18,7 +20,10 @@ export function QrCodeButton({ shortUrl }: { shortUrl: string }) {
         QR
       </Button>
       <Modal opened={opened} onClose={() => setOpened(false)} title="QR code" centered size="sm">
-        <LazyOnFirstUse active={opened}>
+        <LazyOnFirstUse
+          active={opened}
+          fallback={<LoadingFrame label="Loading the QR code" minHeight={QR_PANEL_HEIGHT} />}
+        >
           <QrCodePanel shortUrl={shortUrl} />
         </LazyOnFirstUse>
       </Modal>

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { json, postgrestError, TestBackend } from '../../../test/backend.ts';
+import { findLoadedDialog } from '../../../test/dialogs.ts';
 import { render } from '../../../test/render.tsx';
 import type { TestServices } from '../../../test/services.ts';
 import { signedInWorld } from '../../../test/world.ts';
@@ -37,7 +38,7 @@ function notices({ services }: TestServices) {
   return services.noticeStore.getState().notifications.map((notice) => notice.message);
 }
 
-function renderBuilder(
+async function renderBuilder(
   options: { url?: string; guest?: boolean; accountId?: string; backend?: TestBackend } = {},
 ) {
   const onApply = vi.fn<(url: string) => void>();
@@ -53,6 +54,8 @@ function renderBuilder(
     />,
     { world: options.guest ? {} : signedInWorld(), backend },
   );
+  // The form's code loads behind a loader in the opened modal.
+  await findLoadedDialog('UTM Builder');
   return { ...rendered, onApply, onClose };
 }
 
@@ -60,7 +63,7 @@ const field = (name: RegExp) => screen.getByRole('textbox', { name });
 
 describe('UtmBuilderModal: the field table (link-creation 5)', () => {
   it('requires source, medium and campaign, with the spec messages, and applies nothing', async () => {
-    const { user, onApply } = renderBuilder({ guest: true });
+    const { user, onApply } = await renderBuilder({ guest: true });
     expect(await screen.findByRole('dialog', { name: 'UTM Builder' })).toBeVisible();
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('The utm source field is required.')).toBeVisible();
@@ -72,7 +75,7 @@ describe('UtmBuilderModal: the field table (link-creation 5)', () => {
   });
 
   it('limits each field to 100/50/150/50/100 characters', async () => {
-    const { user, onApply } = renderBuilder({ guest: true });
+    const { user, onApply } = await renderBuilder({ guest: true });
     const limits = [
       [/utm_source/, 100, 'The utm source must not be greater than 100.'],
       [/utm_medium/, 50, 'The utm medium must not be greater than 50.'],
@@ -98,7 +101,7 @@ describe('UtmBuilderModal: the field table (link-creation 5)', () => {
   });
 
   it('starts from the utm values already in the URL and replaces them, adding only non-empty values', async () => {
-    const { user, onApply, onClose } = renderBuilder({
+    const { user, onApply, onClose } = await renderBuilder({
       guest: true,
       url: 'https://shop.test/item?utm_source=old&color=blue&utm_term=gone#top',
     });
@@ -142,7 +145,7 @@ describe('UtmBuilderModal: the field table (link-creation 5)', () => {
   });
 
   it('offers no presets and no saving to a guest', async () => {
-    const { backend } = renderBuilder({ guest: true });
+    const { backend } = await renderBuilder({ guest: true });
     await screen.findByRole('dialog', { name: 'UTM Builder' });
     expect(screen.queryByRole('combobox', { name: 'Preset' })).toBeNull();
     expect(screen.queryByRole('checkbox', { name: 'Save as a new preset' })).toBeNull();
@@ -152,7 +155,7 @@ describe('UtmBuilderModal: the field table (link-creation 5)', () => {
 
 describe('UtmBuilderModal: presets (link-creation 3, 4 and 7)', () => {
   it("lists the account's presets and applying one fills the fields", async () => {
-    const { user, backend, onApply } = renderBuilder();
+    const { user, backend, onApply } = await renderBuilder();
     const picker = await screen.findByRole('combobox', { name: 'Preset' });
     await waitFor(() => expect(picker).toBeEnabled());
     const [request] = backend.requestsTo('GET', '/rest/v1/utm_presets');
@@ -180,7 +183,7 @@ describe('UtmBuilderModal: presets (link-creation 3, 4 and 7)', () => {
       saved.push(await request.json());
       return json({ ...PRESETS[0], id: 'preset-new', name: 'Launch' });
     });
-    const { user, onApply } = renderBuilder({ backend, accountId: TEAM_ACCOUNT });
+    const { user, onApply } = await renderBuilder({ backend, accountId: TEAM_ACCOUNT });
     await user.type(await screen.findByRole('textbox', { name: /utm_source/ }), 'news');
     await user.type(field(/utm_medium/), 'email');
     await user.type(field(/utm_campaign/), 'launch');
@@ -213,7 +216,7 @@ describe('UtmBuilderModal: presets (link-creation 3, 4 and 7)', () => {
         hint: 'name',
       }),
     );
-    const { user, onApply, testServices } = renderBuilder({ backend });
+    const { user, onApply, testServices } = await renderBuilder({ backend });
     await user.type(await screen.findByRole('textbox', { name: /utm_source/ }), 'news');
     await user.type(field(/utm_medium/), 'email');
     await user.type(field(/utm_campaign/), 'launch');
@@ -232,7 +235,7 @@ describe('UtmBuilderModal: presets (link-creation 3, 4 and 7)', () => {
     const backend = new TestBackend().on('POST', '/rest/v1/rpc/create_utm_preset', () =>
       postgrestError(403, { message: 'permission_denied', details: 'Permission denied' }),
     );
-    const { user, onApply, testServices } = renderBuilder({ backend });
+    const { user, onApply, testServices } = await renderBuilder({ backend });
     await user.type(await screen.findByRole('textbox', { name: /utm_source/ }), 'news');
     await user.type(field(/utm_medium/), 'email');
     await user.type(field(/utm_campaign/), 'launch');

@@ -1,7 +1,9 @@
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { QR_CODE } from '@shortlane/shared/constants.ts';
 import { useEffect, useState } from 'react';
 import { qrDownloadFile, qrMatrix, qrSvg, type QrDownload, type QrMatrix } from './qrCode.ts';
+import { LoadingFrame } from '../../../../components/LoadingFrame.tsx';
+import { QR_PANEL_HEIGHT } from './panelSize.ts';
 import { saveFile } from './saveFile.ts';
 
 type Drawing = { state: 'loading' } | { state: 'failed' } | { state: 'ready'; matrix: QrMatrix };
@@ -38,11 +40,7 @@ export default function QrCodePanel({ shortUrl }: { shortUrl: string }) {
   }, [shortUrl]);
 
   if (drawing.state === 'loading') {
-    return (
-      <Group justify="center" mih={QR_CODE.displaySize}>
-        <Loader role="status" aria-label="Drawing the QR code" />
-      </Group>
-    );
+    return <LoadingFrame label="Drawing the QR code" minHeight={QR_PANEL_HEIGHT} />;
   }
   if (drawing.state === 'failed') {
     return (
