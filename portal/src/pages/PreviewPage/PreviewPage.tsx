@@ -36,7 +36,9 @@ export default function PreviewPage() {
     <Container size="sm" py="xl" component="article">
       <Stack gap="md">
         <Title order={1}>Link preview</Title>
-        {preview.isPending && alias !== '' && <Loader role="status" aria-label="Loading the preview" />}
+        {preview.isPending && alias !== '' && (
+          <Loader role="status" aria-label="Loading the preview" />
+        )}
         {(alias === '' || preview.data === null || preview.isError) && (
           <Alert color="gray">{UNAVAILABLE.not_found}</Alert>
         )}
