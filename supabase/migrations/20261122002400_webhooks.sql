@@ -55,6 +55,9 @@ as $$
     'domain.verified']::text[]
 $$;
 
+-- The events check calls it as whoever writes the row.
+grant execute on function app.webhook_event_types() to authenticated, service_role;
+
 create table public.webhook_endpoints (
   id uuid primary key default gen_random_uuid(),
   account_id uuid not null references public.accounts (id) on delete cascade,
