@@ -6,10 +6,25 @@ import { serviceClient } from './shell.ts';
 const PRO = {
   planId: '00000000-0000-4000-8000-000000000602',
   priceId: '00000000-0000-4000-8000-000000000622',
+  name: 'pro',
+  amount: 12900,
+};
+
+/** The demo Enterprise plan's yearly price: everything, webhooks included. */
+const ENTERPRISE = {
+  planId: '00000000-0000-4000-8000-000000000604',
+  priceId: '00000000-0000-4000-8000-000000000642',
+  name: 'enterprise',
+  amount: 1798800,
 };
 
 /** Puts a user's personal account on Pro, as a paid checkout would. */
-export async function subscribeToPro(user: TestUser): Promise<void> {
+export const subscribeToPro = (user: TestUser) => subscribeTo(user, PRO);
+
+/** Puts a user's personal account on Enterprise, as a paid checkout would. */
+export const subscribeToEnterprise = (user: TestUser) => subscribeTo(user, ENTERPRISE);
+
+async function subscribeTo(user: TestUser, plan: typeof PRO): Promise<void> {
   const admin = serviceClient();
   const { data: profile, error } = await admin
     .from('profiles')
@@ -19,12 +34,12 @@ export async function subscribeToPro(user: TestUser): Promise<void> {
   if (error) throw new Error(`No profile for ${user.email}: ${error.message}`);
   const { error: insertError } = await admin.from('subscriptions').insert({
     account_id: profile.personal_account_id,
-    plan_id: PRO.planId,
-    price_id: PRO.priceId,
-    name: 'pro',
-    group: 'pro',
+    plan_id: plan.planId,
+    price_id: plan.priceId,
+    name: plan.name,
+    group: plan.name,
     interval: 'yearly',
-    amount: 12900,
+    amount: plan.amount,
     currency: 'USD',
     billing_type: 1,
     billing_status: 'active',
