@@ -21,6 +21,7 @@ import surveys from './resources/surveys/index.tsx';
 import surveyQuestions from './resources/surveys/questions.tsx';
 import tldOverprice from './resources/tld_overprice/index.tsx';
 import users from './resources/users/index.ts';
+import webhooks from './resources/webhooks/index.tsx';
 
 export interface KioskProviders {
   authProvider: AuthProvider;
@@ -105,6 +106,13 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
             options={{ label: 'Access invitations' }}
             recordRepresentation="email"
           />
+          <Resource
+            name="webhooks"
+            {...webhooks}
+            options={{ label: 'Webhooks' }}
+            recordRepresentation="url"
+          />
+          <Resource name="webhook_attempts" />
           <CustomRoutes>
             <Route
               path="/user/:userId"

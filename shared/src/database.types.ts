@@ -2491,6 +2491,13 @@ export type Database = {
             foreignKeyName: 'webhook_attempts_endpoint_id_fkey';
             columns: ['endpoint_id'];
             isOneToOne: false;
+            referencedRelation: 'kiosk_webhook_endpoints';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_attempts_endpoint_id_fkey';
+            columns: ['endpoint_id'];
+            isOneToOne: false;
             referencedRelation: 'webhook_endpoints';
             referencedColumns: ['id'];
           },
@@ -2548,6 +2555,13 @@ export type Database = {
             columns: ['account_id'];
             isOneToOne: false;
             referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_deliveries_endpoint_id_fkey';
+            columns: ['endpoint_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_webhook_endpoints';
             referencedColumns: ['id'];
           },
           {
@@ -2884,6 +2898,33 @@ export type Database = {
             foreignKeyName: 'profiles_personal_account_id_fkey';
             columns: ['personal_account_id'];
             isOneToOne: true;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      kiosk_webhook_endpoints: {
+        Row: {
+          account_id: string | null;
+          account_kind: string | null;
+          account_name: string | null;
+          created_at: string | null;
+          description: string | null;
+          disabled_at: string | null;
+          disabled_reason: string | null;
+          enabled: boolean | null;
+          events: string[] | null;
+          failed_deliveries: number | null;
+          id: string | null;
+          last_failure_at: string | null;
+          retrying_deliveries: number | null;
+          url: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_endpoints_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
             referencedRelation: 'accounts';
             referencedColumns: ['id'];
           },

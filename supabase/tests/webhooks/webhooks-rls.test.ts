@@ -157,6 +157,30 @@ describe('webhook endpoints by actor', () => {
       }));
   }
 
+  it('the kiosk view shows endpoints and their failures to staff only', () =>
+    withScene(async (db, { cast, endpointId }) => {
+      await db.query(
+        `update public.webhook_deliveries set status = 'failed' where endpoint_id = $1`,
+        [endpointId],
+      );
+      const view = (userId: string) =>
+        asActor(db, userId, (as) =>
+          all<{ id: string; failed_deliveries: string; last_failure_at: Date | null }>(
+            as,
+            `select id, failed_deliveries, last_failure_at from public.kiosk_webhook_endpoints
+             where account_id = $1`,
+            [cast.team.accountId],
+          ),
+        );
+      const [row] = await view(cast.staff.id);
+      expect(row).toMatchObject({ id: endpointId, failed_deliveries: '1' });
+      expect(row!.last_failure_at).toBeInstanceOf(Date);
+      expect(await view(cast.owner.id)).toEqual([]);
+      await expectRefused(
+        asActor(db, null, (as) => as.query('select * from public.kiosk_webhook_endpoints')),
+      );
+    }));
+
   it('anonymous visitors are refused every table and function', () =>
     withScene(async (db, { endpointId }) => {
       await expectRefused(
