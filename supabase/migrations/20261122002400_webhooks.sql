@@ -79,6 +79,7 @@ comment on table public.webhook_endpoints is
 create index webhook_endpoints_account_id_idx on public.webhook_endpoints (account_id);
 create index webhook_endpoints_enabled_idx on public.webhook_endpoints (account_id)
   where enabled;
+create index webhook_endpoints_created_by_idx on public.webhook_endpoints (created_by);
 
 -- The signing secrets, out of every API's reach: their owners read one through
 -- public.webhook_endpoint_secret and replace it with public.rotate_webhook_secret; staff never see
