@@ -25,6 +25,14 @@ const BUSINESS: DemoPlan = {
   amount: 49900,
 };
 
+/** The demo Enterprise plan's yearly price: everything, webhooks included. */
+const ENTERPRISE: DemoPlan = {
+  planId: '00000000-0000-4000-8000-000000000604',
+  priceId: '00000000-0000-4000-8000-000000000642',
+  name: 'enterprise',
+  amount: 1798800,
+};
+
 /** Puts a user's personal account on Pro, as a paid checkout would. */
 export function subscribeToPro(user: TestUser): Promise<void> {
   return subscribeTo(user, PRO);
@@ -33,6 +41,11 @@ export function subscribeToPro(user: TestUser): Promise<void> {
 /** Puts a user's personal account on Business, as a paid checkout would. */
 export function subscribeToBusiness(user: TestUser): Promise<void> {
   return subscribeTo(user, BUSINESS);
+}
+
+/** Puts a user's personal account on Enterprise, as a paid checkout would. */
+export function subscribeToEnterprise(user: TestUser): Promise<void> {
+  return subscribeTo(user, ENTERPRISE);
 }
 
 async function subscribeTo(user: TestUser, plan: DemoPlan): Promise<void> {

@@ -22,6 +22,7 @@ import surveys from './resources/surveys/index.tsx';
 import surveyQuestions from './resources/surveys/questions.tsx';
 import tldOverprice from './resources/tld_overprice/index.tsx';
 import users from './resources/users/index.ts';
+import webhooks from './resources/webhooks/index.tsx';
 
 const i18nProvider = kioskI18nProvider();
 
@@ -108,6 +109,13 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
             options={{ label: 'Access invitations' }}
             recordRepresentation="email"
           />
+          <Resource
+            name="webhooks"
+            {...webhooks}
+            options={{ label: 'Webhooks' }}
+            recordRepresentation="url"
+          />
+          <Resource name="webhook_attempts" />
           <CustomRoutes>
             <Route
               path="/user/:userId"

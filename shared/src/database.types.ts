@@ -2456,6 +2456,191 @@ export type Database = {
           },
         ];
       };
+      webhook_attempts: {
+        Row: {
+          account_id: string;
+          attempted_at: string;
+          delivery_id: string;
+          endpoint_id: string;
+          error: string | null;
+          id: number;
+          latency_ms: number;
+          response_status: number | null;
+          succeeded: boolean;
+        };
+        Insert: {
+          account_id: string;
+          attempted_at?: string;
+          delivery_id: string;
+          endpoint_id: string;
+          error?: string | null;
+          id?: never;
+          latency_ms: number;
+          response_status?: number | null;
+          succeeded: boolean;
+        };
+        Update: {
+          account_id?: string;
+          attempted_at?: string;
+          delivery_id?: string;
+          endpoint_id?: string;
+          error?: string | null;
+          id?: never;
+          latency_ms?: number;
+          response_status?: number | null;
+          succeeded?: boolean;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_attempts_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_attempts_delivery_id_fkey';
+            columns: ['delivery_id'];
+            isOneToOne: false;
+            referencedRelation: 'webhook_deliveries';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_attempts_endpoint_id_fkey';
+            columns: ['endpoint_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_webhook_endpoints';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_attempts_endpoint_id_fkey';
+            columns: ['endpoint_id'];
+            isOneToOne: false;
+            referencedRelation: 'webhook_endpoints';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      webhook_deliveries: {
+        Row: {
+          account_id: string;
+          attempts: number;
+          created_at: string;
+          delivered_at: string | null;
+          endpoint_id: string;
+          event_type: string;
+          id: string;
+          last_error: string | null;
+          last_response_status: number | null;
+          message_id: string;
+          next_attempt_at: string;
+          payload: NonNullable<Json>;
+          status: string;
+        };
+        Insert: {
+          account_id: string;
+          attempts?: number;
+          created_at?: string;
+          delivered_at?: string | null;
+          endpoint_id: string;
+          event_type: string;
+          id?: string;
+          last_error?: string | null;
+          last_response_status?: number | null;
+          message_id?: string;
+          next_attempt_at?: string;
+          payload: NonNullable<Json>;
+          status?: string;
+        };
+        Update: {
+          account_id?: string;
+          attempts?: number;
+          created_at?: string;
+          delivered_at?: string | null;
+          endpoint_id?: string;
+          event_type?: string;
+          id?: string;
+          last_error?: string | null;
+          last_response_status?: number | null;
+          message_id?: string;
+          next_attempt_at?: string;
+          payload?: NonNullable<Json>;
+          status?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_deliveries_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_deliveries_endpoint_id_fkey';
+            columns: ['endpoint_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_webhook_endpoints';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'webhook_deliveries_endpoint_id_fkey';
+            columns: ['endpoint_id'];
+            isOneToOne: false;
+            referencedRelation: 'webhook_endpoints';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      webhook_endpoints: {
+        Row: {
+          account_id: string;
+          created_at: string;
+          created_by: string | null;
+          description: string | null;
+          disabled_at: string | null;
+          disabled_reason: string | null;
+          enabled: boolean;
+          events: string[];
+          id: string;
+          updated_at: string;
+          url: string;
+        };
+        Insert: {
+          account_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string | null;
+          disabled_at?: string | null;
+          disabled_reason?: string | null;
+          enabled?: boolean;
+          events: string[];
+          id?: string;
+          updated_at?: string;
+          url: string;
+        };
+        Update: {
+          account_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          description?: string | null;
+          disabled_at?: string | null;
+          disabled_reason?: string | null;
+          enabled?: boolean;
+          events?: string[];
+          id?: string;
+          updated_at?: string;
+          url?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_endpoints_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       webhook_events: {
         Row: {
           error: string | null;
@@ -2736,6 +2921,33 @@ export type Database = {
           },
         ];
       };
+      kiosk_webhook_endpoints: {
+        Row: {
+          account_id: string | null;
+          account_kind: string | null;
+          account_name: string | null;
+          created_at: string | null;
+          description: string | null;
+          disabled_at: string | null;
+          disabled_reason: string | null;
+          enabled: boolean | null;
+          events: string[] | null;
+          failed_deliveries: number | null;
+          id: string | null;
+          last_failure_at: string | null;
+          retrying_deliveries: number | null;
+          url: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'webhook_endpoints_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
     };
     Functions: {
       accept_invitation: {
@@ -2924,7 +3136,32 @@ export type Database = {
         };
       };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      replay_webhook_delivery: {
+        Args: { p_delivery_id: string };
+        Returns: {
+          account_id: string;
+          attempts: number;
+          created_at: string;
+          delivered_at: string | null;
+          endpoint_id: string;
+          event_type: string;
+          id: string;
+          last_error: string | null;
+          last_response_status: number | null;
+          message_id: string;
+          next_attempt_at: string;
+          payload: NonNullable<Json>;
+          status: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'webhook_deliveries';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       revoke_api_token: { Args: { p_token_id: string }; Returns: undefined };
+      rotate_webhook_secret: { Args: { p_endpoint_id: string }; Returns: string };
       route_builder_init: { Args: Record<PropertyKey, never>; Returns: Json };
       save_alias_routes: { Args: { p_alias_id: string; p_routes: Json }; Returns: number };
       search_links: {
@@ -2951,6 +3188,30 @@ export type Database = {
           isSetofReturn: true;
         };
       };
+      send_test_webhook: {
+        Args: { p_endpoint_id: string };
+        Returns: {
+          account_id: string;
+          attempts: number;
+          created_at: string;
+          delivered_at: string | null;
+          endpoint_id: string;
+          event_type: string;
+          id: string;
+          last_error: string | null;
+          last_response_status: number | null;
+          message_id: string;
+          next_attempt_at: string;
+          payload: NonNullable<Json>;
+          status: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'webhook_deliveries';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
@@ -2971,6 +3232,7 @@ export type Database = {
         };
         Returns: Json;
       };
+      webhook_endpoint_secret: { Args: { p_endpoint_id: string }; Returns: string };
     };
     Enums: {
       [_ in never]: never;

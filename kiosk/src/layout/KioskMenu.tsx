@@ -18,6 +18,7 @@ export function KioskMenu() {
       <Menu.ResourceItem name="announcements" />
       <Menu.ResourceItem name="surveys" />
       <Menu.ResourceItem name="access-invitations" />
+      <Menu.ResourceItem name="webhooks" />
     </Menu>
   );
 }

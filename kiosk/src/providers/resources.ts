@@ -35,6 +35,8 @@ export const RESOURCES = {
   survey_questions: { read: 'survey_questions' },
   announcements: { read: 'announcements', search: ['title', 'body'] },
   'access-invitations': { read: 'access_invitations', search: ['email', 'note'] },
+  webhooks: { read: 'kiosk_webhook_endpoints', search: ['url', 'account_name'] },
+  webhook_attempts: { read: 'webhook_attempts' },
 } as const satisfies Record<string, ResourceMapping>;
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -96,6 +96,7 @@ export const paths = {
   'settings.brandedDomains.edit': '/app/settings/edit/:domain',
   'settings.pixelScripts': '/app/settings/pixel-scripts',
   'settings.usage': '/app/settings/usage',
+  'settings.webhooks': '/app/settings/webhooks',
   'settings.subscription': '/app/settings/subscription',
   'settings.subscription.success': '/app/settings/subscription/success',
   'settings.subscription.cancel': '/app/settings/subscription/cancel',

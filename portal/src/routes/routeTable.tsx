@@ -289,6 +289,11 @@ function settingsRoutes(): PageRoute[] {
       screen: page(() => import('../features/settings/DeleteAccountPage.tsx')),
     },
     {
+      name: 'settings.webhooks',
+      guards: ['login', 'verified'] as const,
+      screen: page(() => import('../features/webhooks/WebhooksPage.tsx')),
+    },
+    {
       name: 'settings.security',
       guards: LOGIN,
       screen: page(() => import('../pages/SecurityPage/SecurityPage.tsx')),

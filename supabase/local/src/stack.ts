@@ -17,6 +17,7 @@ import { assertPortFree } from './ports.ts';
 import { startDatabase } from './postgres.ts';
 import { startPostgrest } from './postgrest.ts';
 import { startNetWorker } from './net/worker.ts';
+import { allowPrivateWebhookDestinations, writeLocalWebhookSettings } from './webhook-settings.ts';
 import { watchShortDomains } from './short-domains.ts';
 import { createStorageService, syncConfigBuckets } from './storage/index.ts';
 import { createStripeSandbox } from './stripe-sandbox/index.ts';
@@ -96,6 +97,11 @@ export async function startStack(
     const migrations = await migrate(database.url, {
       seed: config.seed,
       plainExtensions: extensions.plain,
+    });
+    await writeLocalWebhookSettings(database.url, {
+      gatewayUrl: gatewayUrl(config),
+      serviceRoleKey: config.serviceRoleKey,
+      allowPrivateDestinations: allowPrivateWebhookDestinations(process.env),
     });
     // Supabase Cron's and pg_net's workers, where the stand-ins (not the real ones) are installed.
     if (extensions.standIns.includes('pg_cron')) {

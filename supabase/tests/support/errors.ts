@@ -10,6 +10,9 @@ export const ERROR_CODES = {
   url_required: { status: 422, detail: 'The URL field is required.', hint: 'url' },
   url_invalid: { status: 422, detail: 'The url must be a valid URL.', hint: 'url' },
   url_not_allowed: { status: 422, detail: 'This URL is not allowed.', hint: 'url' },
+  webhook_endpoint_not_found: { status: 404, detail: 'Webhook endpoint not found.' },
+  webhook_delivery_not_found: { status: 404, detail: 'Delivery not found.' },
+  webhook_endpoint_disabled: { status: 409, detail: 'Enable the endpoint first.' },
   url_banned: { status: 422, detail: 'This domain is banned.', hint: 'url' },
   domain_not_found: { status: 422, detail: 'Domain not found.', hint: 'domain' },
   domain_guests_only_logged_in: {

@@ -32,6 +32,16 @@ describe('settings sidebars', () => {
     ]);
   });
 
+  it('shows Webhooks only to a plan with the webhooks feature (Enterprise)', () => {
+    expect(labels({}).account).not.toContain('Webhooks');
+    expect(labels({ features: ['use_api', 'webhooks'] }).account).toEqual([
+      'Profile',
+      'Security',
+      'API',
+      'Webhooks',
+    ]);
+  });
+
   it('never shows Custom Pixel Scripts (currently hidden), whatever the plan', () => {
     const everything = labels({
       features: ['use_branded_domains', 'use_api', 'download_logs'],

@@ -45,6 +45,12 @@ const ACCOUNT_ENTRIES: readonly Rule[] = [
     visible: (f) => hasFeature(f, 'use_branded_domains'),
   },
   { label: 'API', route: 'settings.api', visible: (f) => hasFeature(f, 'use_api') },
+  // An Enterprise feature outside the spec's flag list (plans.ts): the page shows the upsell.
+  {
+    label: 'Webhooks',
+    route: 'settings.webhooks',
+    visible: (f) => f.features.includes('webhooks'),
+  },
   // Not in the spec's sidebar list, but its route exists "only when teams are allowed", and
   // without an entry nothing would lead there.
   { label: 'Teams', route: 'settings.teams', visible: (f) => f.teamsAllowed },

@@ -1,0 +1,3 @@
+import { deliverWebhooks } from './handler.ts';
+
+Deno.serve(deliverWebhooks);

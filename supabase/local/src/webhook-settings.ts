@@ -1,0 +1,44 @@
+import pg from 'pg';
+
+export interface LocalWebhookSettings {
+  /** The stack's gateway, where the webhook-deliver function answers. */
+  gatewayUrl: string;
+  serviceRoleKey: string;
+  /** Endpoints on loopback and private addresses pass the destination rule (development). */
+  allowPrivateDestinations: boolean;
+}
+
+/**
+ * What production sets once by hand in app.webhook_settings (migration 20261122002400), for
+ * this stack: where the cron job wakes the delivery worker, with which key, and the development
+ * exception that lets customers' endpoints be receivers on this machine. Written at every start,
+ * since the gateway's port changes between stacks.
+ */
+export async function writeLocalWebhookSettings(
+  databaseUrl: string,
+  settings: LocalWebhookSettings,
+): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(
+      `update app.webhook_settings
+       set deliver_url = $1, deliver_key = $2, allow_private_destinations = $3`,
+      [
+        `${settings.gatewayUrl}/functions/v1/webhook-deliver`,
+        settings.serviceRoleKey,
+        settings.allowPrivateDestinations,
+      ],
+    );
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * STACK_WEBHOOKS_ALLOW_PRIVATE: on unless `false` — the local stack exists for development, and
+ * its tests deliver to receivers on loopback. Production never reads it (its row keeps false).
+ */
+export function allowPrivateWebhookDestinations(environment: NodeJS.ProcessEnv): boolean {
+  return environment.STACK_WEBHOOKS_ALLOW_PRIVATE !== 'false';
+}
