@@ -3232,6 +3232,14 @@ export type Database = {
         };
         Returns: Json;
       };
+      webhook_accounts: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          account_id: string;
+          kind: string;
+          name: string;
+        }[];
+      };
       webhook_endpoint_secret: { Args: { p_endpoint_id: string }; Returns: string };
     };
     Enums: {
