@@ -1,8 +1,9 @@
 import { userScope } from '../keys.ts';
 
-/** Outgoing webhooks of one account: its endpoints, each one's secret, and the delivery log. */
+/** Outgoing webhooks: the accounts the user manages them for; of one account: its endpoints, each one's secret, and the delivery log. */
 export const webhookKeys = {
   all: (userId: string) => [...userScope(userId), 'webhooks'] as const,
+  accounts: (userId: string) => [...webhookKeys.all(userId), 'accounts'] as const,
   endpoints: (userId: string, accountId: string) =>
     [...webhookKeys.all(userId), accountId, 'endpoints'] as const,
   secret: (userId: string, endpointId: string) =>

@@ -9,5 +9,3 @@ export function endpointUrlError(error: unknown): string | null {
   const body = error.body as { details?: unknown } | null;
   return typeof body?.details === 'string' ? body.details : 'This URL is not allowed.';
 }
-
-export const hasWebhooksFeature = (features: readonly string[]) => features.includes('webhooks');
