@@ -15,6 +15,13 @@ export interface TestUser {
  * the way an operator would, and removes it again when the test ends. Every name is unique, so
  * tests can run in parallel on one database.
  */
+export interface TestOrganization {
+  id: string;
+  accountId: string;
+  slug: string;
+  name: string;
+}
+
 export class Factories {
   private readonly admin: SupabaseClient;
   private readonly createdUserIds: string[] = [];
@@ -47,6 +54,30 @@ export class Factories {
     }
     this.createdUserIds.push(data.user.id);
     return { id: data.user.id, email, password, user: data.user };
+  }
+
+  /**
+   * An organization owned by a user (its account and its row, as the back-office makes them);
+   * deleting the owner removes both.
+   */
+  async createOrganization(owner: TestUser, name?: string): Promise<TestOrganization> {
+    const slug = `e2e-org-${randomUUID().slice(0, 8)}`;
+    const orgName = name ?? `Organization ${slug}`;
+    const account = await this.admin
+      .from('accounts')
+      .insert({ kind: 'organization', owner_id: owner.id, name: orgName })
+      .select('id')
+      .single();
+    if (account.error) throw new Error(`Could not create ${slug}: ${account.error.message}`);
+    const organization = await this.admin
+      .from('organizations')
+      .insert({ account_id: account.data.id, slug, name: orgName })
+      .select('id')
+      .single();
+    if (organization.error) {
+      throw new Error(`Could not create ${slug}: ${organization.error.message}`);
+    }
+    return { id: organization.data.id, accountId: account.data.id, slug, name: orgName };
   }
 
   /** Removes everything this factory created; called by the fixture after each test. */

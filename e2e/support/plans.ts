@@ -48,27 +48,37 @@ export function subscribeToEnterprise(user: TestUser): Promise<void> {
   return subscribeTo(user, ENTERPRISE);
 }
 
+/** Puts any account (a team's, an organization's) on Enterprise, as a paid checkout would. */
+export function subscribeAccountToEnterprise(accountId: string): Promise<void> {
+  return subscribeAccount(accountId, ENTERPRISE);
+}
+
 async function subscribeTo(user: TestUser, plan: DemoPlan): Promise<void> {
-  const admin = serviceClient();
-  const { data: profile, error } = await admin
+  const { data: profile, error } = await serviceClient()
     .from('profiles')
     .select('personal_account_id')
     .eq('id', user.id)
     .single();
   if (error) throw new Error(`No profile for ${user.email}: ${error.message}`);
-  const { error: insertError } = await admin.from('subscriptions').insert({
-    account_id: profile.personal_account_id,
-    plan_id: plan.planId,
-    price_id: plan.priceId,
-    name: plan.name,
-    group: plan.name,
-    interval: 'yearly',
-    amount: plan.amount,
-    currency: 'USD',
-    billing_type: 1,
-    billing_status: 'active',
-    period_starts_at: new Date(Date.now() - 86_400_000).toISOString(),
-    period_ends_at: new Date(Date.now() + 364 * 86_400_000).toISOString(),
-  });
-  if (insertError) throw new Error(`Could not subscribe ${user.email}: ${insertError.message}`);
+  await subscribeAccount(profile.personal_account_id, plan);
+}
+
+async function subscribeAccount(accountId: string, plan: DemoPlan): Promise<void> {
+  const { error } = await serviceClient()
+    .from('subscriptions')
+    .insert({
+      account_id: accountId,
+      plan_id: plan.planId,
+      price_id: plan.priceId,
+      name: plan.name,
+      group: plan.name,
+      interval: 'yearly',
+      amount: plan.amount,
+      currency: 'USD',
+      billing_type: 1,
+      billing_status: 'active',
+      period_starts_at: new Date(Date.now() - 86_400_000).toISOString(),
+      period_ends_at: new Date(Date.now() + 364 * 86_400_000).toISOString(),
+    });
+  if (error) throw new Error(`Could not subscribe ${accountId}: ${error.message}`);
 }

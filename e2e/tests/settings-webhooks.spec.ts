@@ -1,13 +1,14 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '../support/fixtures.ts';
-import { subscribeToEnterprise } from '../support/plans.ts';
+import { subscribeAccountToEnterprise, subscribeToEnterprise } from '../support/plans.ts';
 import { logIn } from '../support/shell.ts';
 
 /**
  * settings/webhooks: an Enterprise user adds an endpoint (a receiver on loopback, which the
  * local stack's development setting allows), sends a test event, and sees it delivered in the
- * log; a user without the plan sees the upsell.
+ * log; an organization owner picks the organization and adds one there; a user without the
+ * plan sees the upsell.
  */
 test.describe('settings/webhooks', () => {
   let receiver: http.Server;
@@ -69,6 +70,44 @@ test.describe('settings/webhooks', () => {
 
     const delivered = received.find((each) => each.path === path);
     expect(delivered?.headers['webhook-signature']).toMatch(/^v1,/);
+  });
+
+  test('an organization owner picks the organization and adds an endpoint there', async ({
+    page,
+    factories,
+  }) => {
+    const owner = await factories.createConfirmedUser();
+    // Their personal workspace has webhooks too, so the page offers a choice.
+    await subscribeToEnterprise(owner);
+    const organization = await factories.createOrganization(owner);
+    await subscribeAccountToEnterprise(organization.accountId);
+    await page.goto('/app/login');
+    await logIn(page, owner.email, owner.password);
+    await expect(page).toHaveURL('/app');
+
+    await page.goto('/app/settings/webhooks');
+    const picker = page.getByRole('combobox', { name: 'Account' });
+    await expect(picker).toHaveValue('Personal workspace');
+    await picker.click();
+    await page.getByRole('option', { name: `${organization.name} (organization)` }).click();
+    await expect(page).toHaveURL(`/app/settings/webhooks?account=${organization.accountId}`);
+    await expect(page.getByText('No endpoints yet.')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add endpoint' });
+    const url = `${base}/hooks/${organization.slug}`;
+    await dialog.getByRole('textbox', { name: 'Endpoint URL' }).fill(url);
+    await dialog.getByRole('button', { name: 'Save endpoint' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('article', { name: `Endpoint ${url}` })).toBeVisible();
+
+    // The scope is in the URL: a reload stays on the organization, whose endpoint it is.
+    await page.reload();
+    await expect(picker).toHaveValue(`${organization.name} (organization)`);
+    await expect(page.getByRole('article', { name: `Endpoint ${url}` })).toBeVisible();
+    await picker.click();
+    await page.getByRole('option', { name: 'Personal workspace' }).click();
+    await expect(page.getByText('No endpoints yet.')).toBeVisible();
   });
 
   test('without the plan feature the page offers the upgrade', async ({ page, factories }) => {
