@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { scriptTotpVerify, startPasswordOnlySession } from '../../features/two-factor/testing.ts';
 import { TestBackend } from '../../test/backend.ts';
 import { currentUrl, renderApp } from '../../test/render.tsx';
+import { findLoadedDialog } from '../../test/dialogs.ts';
 import { createTestServices } from '../../test/services.ts';
 import { signedInWorld } from '../../test/world.ts';
 
@@ -69,8 +70,9 @@ describe('the shell before the second factor', { timeout: 20_000 }, () => {
   it('the mobile menu holds the same, without Billing, notifications or invitations', async () => {
     const { user, backend } = await waitingForTheCode();
     await user.click(screen.getByRole('button', { name: 'Open menu' }));
-    const drawer = await screen.findByRole('dialog', { name: 'Menu' });
-    const menu = within(drawer).getByRole('navigation', { name: 'Mobile' });
+    // The menu's content loads on first use: its frame opens with a loader first.
+    const drawer = await findLoadedDialog('Menu');
+    const menu = await within(drawer).findByRole('navigation', { name: 'Mobile' });
     await within(menu).findByRole('button', { name: 'Log out' });
     expect(controls(menu)).toEqual(['Plans', 'Blog', 'Features', 'Help', 'Log out']);
     expect(accountReads(backend)).toEqual([]);
