@@ -673,8 +673,10 @@ alter table public.webhook_attempts enable row level security;
 
 create policy "Account managers can read their webhook endpoints" on public.webhook_endpoints
   for select to authenticated
-  using (account_id in (select app.accounts_with_permission_and_feature('settings', 'webhooks'))
-    or (select app.is_staff()));
+  using (account_id in (select app.accounts_with_permission_and_feature('settings', 'webhooks')));
+create policy "Staff can read every webhook endpoint" on public.webhook_endpoints
+  for select to authenticated
+  using ((select app.is_staff()));
 create policy "Account managers can add webhook endpoints" on public.webhook_endpoints
   for insert to authenticated
   with check (account_id in (select app.accounts_with_permission_and_feature('settings', 'webhooks')));
@@ -688,12 +690,16 @@ create policy "Account managers can delete their webhook endpoints" on public.we
 
 create policy "Account managers can read their webhook deliveries" on public.webhook_deliveries
   for select to authenticated
-  using (account_id in (select app.accounts_with_permission_and_feature('settings', 'webhooks'))
-    or (select app.is_staff()));
+  using (account_id in (select app.accounts_with_permission_and_feature('settings', 'webhooks')));
+create policy "Staff can read every webhook delivery" on public.webhook_deliveries
+  for select to authenticated
+  using ((select app.is_staff()));
 create policy "Account managers can read their webhook attempts" on public.webhook_attempts
   for select to authenticated
-  using (account_id in (select app.accounts_with_permission_and_feature('settings', 'webhooks'))
-    or (select app.is_staff()));
+  using (account_id in (select app.accounts_with_permission_and_feature('settings', 'webhooks')));
+create policy "Staff can read every webhook attempt" on public.webhook_attempts
+  for select to authenticated
+  using ((select app.is_staff()));
 
 revoke all on public.webhook_endpoints, public.webhook_deliveries, public.webhook_attempts
   from anon, authenticated;

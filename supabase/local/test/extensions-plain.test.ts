@@ -41,8 +41,13 @@ describe('the stand-ins as plain SQL', () => {
         [STAND_IN_EXTENSIONS],
       );
       expect(extensions.rows).toEqual([]);
-      const jobs = await client.query(`select jobname, schedule from cron.job`);
-      expect(jobs.rows).toEqual([{ jobname: 'bulk-fail-stalled-jobs', schedule: '* * * * *' }]);
+      // Every job the migrations schedule, scheduled here as on a server with pg_cron.
+      const jobs = await client.query(`select jobname, schedule from cron.job order by jobname`);
+      expect(jobs.rows).toEqual([
+        { jobname: 'bulk-fail-stalled-jobs', schedule: '* * * * *' },
+        { jobname: 'webhook-deliver', schedule: '1 seconds' },
+        { jobname: 'webhook-flush-clicks', schedule: '10 seconds' },
+      ]);
       await client.query(`select pgmq.create('plain')`);
       const sent = await client.query<{ send: string }>(
         `select * from pgmq.send('plain', '{"a": 1}')`,

@@ -30,6 +30,7 @@ const KIOSK_VIEWS = [
   'kiosk_long_urls',
   'kiosk_survey_results',
   'kiosk_users',
+  'kiosk_webhook_endpoints',
 ];
 
 const KIOSK_RELATIONS = [...STAFF_ONLY_TABLES, ...KIOSK_VIEWS];
@@ -44,6 +45,7 @@ const KIOSK_RPCS: [string, Record<string, unknown>][] = [
 let staff: string;
 let nonStaff: string;
 let auditRowId: number;
+let webhookEndpointId: string;
 
 beforeAll(async () => {
   staff = await tokenFor(SEEDED.staff);
@@ -58,10 +60,22 @@ beforeAll(async () => {
       [SEEDED.staff, SEEDED.free],
     )
   ).id;
+  // Nor has it a webhook endpoint for kiosk_webhook_endpoints to show.
+  webhookEndpointId = (
+    await one<{ id: string }>(
+      pool,
+      `insert into public.webhook_endpoints (account_id, url, events)
+       select personal_account_id, 'https://hooks.example.com/kiosk-rls', array['link.created']
+       from public.profiles where id = $1
+       returning id`,
+      [SEEDED.free],
+    )
+  ).id;
 });
 
 afterAll(async () => {
   await pool.query('delete from public.kiosk_audit_log where id = $1', [auditRowId]);
+  await pool.query('delete from public.webhook_endpoints where id = $1', [webhookEndpointId]);
 });
 
 describe('the kiosk relation lists', () => {
