@@ -67,4 +67,48 @@ describe('survey banner', () => {
       unmount();
     }
   });
+
+  it('keeps its room from the first paint while the survey loads, so the page does not drop', async () => {
+    const backend = new TestBackend();
+    renderApp({ route: '/app', world: withSurvey(), backend });
+    let answer: (response: Response) => void = () => undefined;
+    // Scripted after the world, so it wins: the survey arrives when the test says.
+    backend.on(
+      'GET',
+      '/rest/v1/surveys',
+      () => new Promise<Response>((resolve) => (answer = resolve)),
+    );
+    await waitFor(() => expect(backend.requestsTo('GET', '/rest/v1/surveys')).toHaveLength(1));
+    const placeholder = document.querySelector('[data-survey-placeholder]');
+    expect(placeholder).not.toBeNull();
+    // Room only: nothing to see, read or reach.
+    expect(placeholder).toHaveAttribute('aria-hidden', 'true');
+    expect(placeholder).toHaveStyle({ visibility: 'hidden' });
+    expect(screen.queryByRole('complementary', { name: 'Survey' })).not.toBeInTheDocument();
+
+    answer(json([survey]));
+    const banner = await screen.findByRole('complementary', { name: 'Survey' });
+    expect(banner).toHaveTextContent('Tell us about you: 3 short questions');
+    expect(document.querySelector('[data-survey-placeholder]')).toBeNull();
+  });
+
+  it('gives the room back when no survey is running', async () => {
+    renderApp({ route: '/app', world: signedInWorld({ profile: { is_survey_enabled: true } }) });
+    await screen.findByRole('button', { name: 'Log out' });
+    await waitFor(() => expect(document.querySelector('[data-survey-placeholder]')).toBeNull());
+    expect(screen.queryByRole('complementary', { name: 'Survey' })).not.toBeInTheDocument();
+  });
+
+  it('keeps no room for guests or on pages without the offer', async () => {
+    for (const [route, world] of [
+      ['/app', {}],
+      ['/app/terms', withSurvey()],
+    ] as const) {
+      const { unmount } = renderApp({ route, world });
+      expect(document.querySelector('[data-survey-placeholder]')).toBeNull();
+      await screen.findByRole('heading', { level: 1 });
+      expect(document.querySelector('[data-survey-placeholder]')).toBeNull();
+      unmount();
+    }
+  });
 });

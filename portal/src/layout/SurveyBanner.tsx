@@ -1,26 +1,30 @@
 import { Box, Button, Group, Text } from '@mantine/core';
 import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
-import { useOnboardingSurveyQuery } from '../data/onboarding-survey-query.ts';
+import { useAuth } from '../auth/AuthContext.ts';
+import { useOnboardingSurveyQuery, type SurveySummary } from '../data/onboarding-survey-query.ts';
 import { useDismissSurveyMutation } from '../data/profile-survey-dismiss-mutation.ts';
+import { sessionStorageKey } from '../features/impersonation/impersonationClient.ts';
+import { useSupabase } from '../lib/servicesContext.ts';
 import { useAppState } from '../state/appState.ts';
 import { useLocation } from 'react-router-dom';
 import { useSessionFlag } from '../state/sessionFlag.ts';
 import { offersSurvey } from './surveyPlacement.ts';
 
-/**
- * The optional survey banner, on the pages where it is relevant (surveyPlacement), while the
- * onboarding survey is on for the user (not past due, not turned off) and a survey is running.
- * "Not now" skips it for the rest of the browsing session (session storage): the offer comes
- * back in a later session, where "Don't ask again" turns it off for good.
- */
-export function SurveyBanner() {
-  const { surveyEnabled } = useAppState();
-  const { pathname } = useLocation();
-  const [skipped, setSkipped] = useSessionFlag(STORAGE_KEYS.surveySkipped, false);
-  const relevant = offersSurvey(pathname);
-  const survey = useOnboardingSurveyQuery(surveyEnabled && !skipped && relevant).data;
-  const dismiss = useDismissSurveyMutation();
-  if (!surveyEnabled || skipped || !relevant || !survey) return null;
+/** Stands in for the survey while it loads: a title of a usual length. */
+const PLACEHOLDER_SURVEY: SurveySummary = {
+  id: '',
+  title: 'Tell us about you',
+  questionCount: 5,
+};
+
+interface SurveyOfferProps {
+  survey: SurveySummary;
+  onSkip: () => void;
+  onDismiss: () => void;
+  dismissing: boolean;
+}
+
+function SurveyOffer({ survey, onSkip, onDismiss, dismissing }: SurveyOfferProps) {
   return (
     <Box component="aside" aria-label="Survey" bg="indigo.0" px="md" py="sm">
       <Group justify="space-between" gap="sm" maw="80rem" mx="auto">
@@ -29,19 +33,63 @@ export function SurveyBanner() {
           short links help us build what you need.
         </Text>
         <Group gap="xs">
-          <Button size="xs" variant="default" onClick={() => setSkipped(true)}>
+          <Button size="xs" variant="default" onClick={onSkip}>
             Not now
           </Button>
-          <Button
-            size="xs"
-            variant="subtle"
-            loading={dismiss.isPending}
-            onClick={() => dismiss.mutate()}
-          >
+          <Button size="xs" variant="subtle" loading={dismissing} onClick={onDismiss}>
             Don&apos;t ask again
           </Button>
         </Group>
       </Group>
     </Box>
+  );
+}
+
+const nothing = () => undefined;
+
+/**
+ * The optional survey banner, on the pages where it is relevant (surveyPlacement), while the
+ * onboarding survey is on for the user (not past due, not turned off) and a survey is running.
+ * "Not now" skips it for the rest of the browsing session (session storage): the offer comes
+ * back in a later session, where "Don't ask again" turns it off for good.
+ */
+export function SurveyBanner() {
+  const { status } = useAuth();
+  const { viewer, surveyEnabled } = useAppState();
+  const { pathname } = useLocation();
+  const [skipped, setSkipped] = useSessionFlag(STORAGE_KEYS.surveySkipped, false);
+  const relevant = offersSurvey(pathname);
+  const query = useOnboardingSurveyQuery(surveyEnabled && !skipped && relevant);
+  const dismiss = useDismissSurveyMutation();
+  const supabase = useSupabase();
+  // While the stored session is read, a stored one says who will most likely be signed in.
+  const signedIn =
+    status === 'signedIn' ||
+    (status === 'loading' && window.localStorage.getItem(sessionStorageKey(supabase)) != null);
+  const offered = signedIn && !skipped && relevant;
+  // Until the profile and the survey are known, the banner's room is kept (the usual answer is
+  // yes: the survey is on by default), so the page under it does not drop when it shows.
+  if (offered && (viewer == null || (surveyEnabled && query.isPending))) {
+    // Hidden from sight, assistive technology and the keyboard: room only.
+    return (
+      <div aria-hidden="true" inert style={{ visibility: 'hidden' }} data-survey-placeholder="">
+        <SurveyOffer
+          survey={PLACEHOLDER_SURVEY}
+          onSkip={nothing}
+          onDismiss={nothing}
+          dismissing={false}
+        />
+      </div>
+    );
+  }
+  const survey = query.data;
+  if (status !== 'signedIn' || !offered || !surveyEnabled || !survey) return null;
+  return (
+    <SurveyOffer
+      survey={survey}
+      onSkip={() => setSkipped(true)}
+      onDismiss={() => dismiss.mutate()}
+      dismissing={dismiss.isPending}
+    />
   );
 }

@@ -1,10 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { rem } from '@mantine/core';
+import { screen, waitFor, within } from '@testing-library/react';
 import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { describe, expect, it } from 'vitest';
 import { json, postgrestError, TestBackend } from '../../test/backend.ts';
 import { render } from '../../test/render.tsx';
 import { signedInWorld, subscriptionRow } from '../../test/world.ts';
-import { AccountAnalyticsPanel } from './AccountAnalyticsPanel.tsx';
+import { AccountAnalyticsPanel, CLICKS_BODY_HEIGHT } from './AccountAnalyticsPanel.tsx';
 
 const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
 const world = signedInWorld({ subscriptions: [subscriptionRow()] });
@@ -60,6 +61,27 @@ describe('AccountAnalyticsPanel (dashboard)', { timeout: 20_000 }, () => {
       within(panel).getByRole('heading', { level: 3, name: 'Clicks over time' }),
     ).toBeVisible();
     expect(within(panel).getByRole('radio', { name: '1h' })).toBeChecked();
+  });
+
+  it('keeps the room of the clicks while they load, so the links under it stay put', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const backend = withPeriods(new TestBackend(), ALL_PERIODS).on(
+      'POST',
+      '/rest/v1/rpc/account_analytics',
+      () => new Promise<Response>((resolve) => (answer = resolve)),
+    );
+    render(<AccountAnalyticsPanel accountId={ACCOUNT_ID} />, { world, backend });
+    const panel = await screen.findByRole('region', { name: 'Clicks' });
+    await waitFor(() =>
+      expect(backend.requestsTo('POST', '/rest/v1/rpc/account_analytics')).toHaveLength(1),
+    );
+    const frame = within(panel).getByRole('status');
+    expect(frame).toHaveTextContent('Loading the clicks…');
+    expect(frame.style.minHeight).toBe(rem(CLICKS_BODY_HEIGHT));
+
+    answer(json(accountReport('last_24_hour', 7)));
+    expect(await within(panel).findByText('7')).toBeVisible();
+    expect(within(panel).queryByText('Loading the clicks…')).toBeNull();
   });
 
   it('says when nobody clicked', async () => {

@@ -6,6 +6,7 @@ import {
   useAccountAnalyticsAccessQuery,
   useAccountAnalyticsQuery,
 } from '../../data/link-analytics-query.ts';
+import { LoadingFrame } from '../../components/LoadingFrame.tsx';
 import { paths } from '../../routes/paths.ts';
 import { ClicksOverTime } from './ClicksOverTime.tsx';
 import { ANALYTICS_PLAN_MESSAGES, analyticsErrorMessage } from './errors.ts';
@@ -24,13 +25,15 @@ function PlanNote({ children }: { children: ReactNode }) {
   );
 }
 
-function Loading({ label }: { label: string }) {
-  return (
-    <Group gap="sm" role="status" py="lg" justify="center">
-      <Loader size="sm" aria-hidden="true" />
-      <Text>{label}</Text>
-    </Group>
-  );
+/**
+ * The body's height with clicks (the total, the chart and its summary: 420 px on a phone,
+ * measured): the loading state takes it, so the links under the panel stay where they are when
+ * the clicks arrive.
+ */
+export const CLICKS_BODY_HEIGHT = 420;
+
+function Loading() {
+  return <LoadingFrame label="Loading the clicks…" minHeight={CLICKS_BODY_HEIGHT} />;
 }
 
 /**
@@ -49,7 +52,7 @@ export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
   const titleId = useId();
 
   let body: ReactNode;
-  if (access.isPending) body = <Loading label="Loading the clicks…" />;
+  if (access.isPending) body = <Loading />;
   else if (access.isError || report.isError) {
     body = (
       <Alert color="red" role="alert" title="The clicks could not be loaded">
@@ -58,7 +61,7 @@ export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
     );
   } else if (period == null) {
     body = <PlanNote>{ANALYTICS_PLAN_MESSAGES.notIncluded}</PlanNote>;
-  } else if (report.isPending) body = <Loading label="Loading the clicks…" />;
+  } else if (report.isPending) body = <Loading />;
   else {
     body = (
       <Stack gap="sm">
@@ -82,7 +85,8 @@ export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
 
   return (
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby={titleId}>
-      <Group justify="space-between" align="center" mb="sm" gap="sm">
+      {/* At least the period picker's height: the body stays put when the picker appears. */}
+      <Group justify="space-between" align="center" mb="sm" gap="sm" mih={36}>
         <Title order={2} size="h3" id={titleId}>
           Clicks
         </Title>

@@ -121,6 +121,25 @@ describe('AnalyticsPage for a link (analytics/{link id})', { timeout: 20_000 }, 
     expect(within(table).getByRole('cell', { name: '4' })).toBeVisible();
   });
 
+  it('keeps a screen of room while the report loads, so the footer does not jump', async () => {
+    let answer: (response: Response) => void = () => undefined;
+    const backend = linkBackend(access()).on(
+      'POST',
+      '/rest/v1/rpc/link_analytics',
+      () => new Promise<Response>((resolve) => (answer = resolve)),
+    );
+    renderApp({ route: `/app/analytics/${ALIAS_ID}`, world: subscriber(), backend });
+    await screen.findByRole('heading', { level: 1, name: /Analytics for/ });
+    const frame = screen
+      .getAllByRole('status')
+      .find((node) => node.textContent === 'Loading the analytics…');
+    expect(frame?.style.minHeight).toBe('100vh');
+
+    answer(json(report()));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Clicks' })).toBeVisible();
+    expect(screen.queryByText('Loading the analytics…')).toBeNull();
+  });
+
   it('asks for the chosen period and remembers it for next time', async () => {
     const backend = linkBackend(access());
     const { user } = renderApp({

@@ -15,6 +15,7 @@ import { shortUrl } from '@shortlane/shared/short-url.ts';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
+import { LoadingFrame } from '../../components/LoadingFrame.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import {
   analyticsTarget,
@@ -35,6 +36,13 @@ import { SharePanel } from '../../features/analytics/SharePanel.tsx';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { loginPathFor, paths } from '../../routes/paths.ts';
+
+/**
+ * A report (totals, chart, five breakdown tables) is longer than a screen on any device: its
+ * loading frame takes a screen, so the footer stays out of sight instead of rising into view and
+ * dropping out again when the report arrives.
+ */
+const REPORT_MIN_HEIGHT = '100vh';
 
 /** A page that cannot show analytics, saying why and where to go. */
 function Problem({
@@ -105,12 +113,7 @@ function ReportLayout({
         </Group>
         {actions}
         {report.isPending ? (
-          <Paper withBorder p="xl" radius="md" role="status">
-            <Group justify="center" gap="sm">
-              <Loader size="sm" aria-hidden="true" />
-              <Text>Loading the analytics…</Text>
-            </Group>
-          </Paper>
+          <LoadingFrame label="Loading the analytics…" minHeight={REPORT_MIN_HEIGHT} />
         ) : report.isError ? (
           <Alert color="red" title="The analytics could not be loaded" role="alert">
             {analyticsErrorMessage(report.error)}

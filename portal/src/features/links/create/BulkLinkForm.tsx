@@ -1,10 +1,11 @@
-import { Alert, Button, Checkbox, FileInput, Group, Loader, Select, Stack } from '@mantine/core';
+import { Alert, Button, Checkbox, FileInput, Group, Select, Stack } from '@mantine/core';
 import { BULK_FILE } from '@shortlane/shared/constants.ts';
 import { resolveDomain } from '@shortlane/shared/domains.ts';
 import { validateBulkFile } from '@shortlane/shared/validation/files.ts';
 import { useState } from 'react';
 import { useBulkImportMutation } from '../../../data/links-bulk-mutation.ts';
 import { formErrorsFromError } from '../../../lib/forms.ts';
+import { CreateFormLoading } from './CreateFormLoading.tsx';
 import { DomainSelect } from './DomainSelect.tsx';
 import { messageText } from './messageKeys.ts';
 import { READABLE } from './readable.ts';
@@ -78,7 +79,7 @@ export function BulkLinkForm({ organization, sticky, onScheduled }: BulkLinkForm
 
   const busy = bulkImport.isPending;
   if (model.loading) {
-    return <Loader size="sm" role="status" aria-label="Loading the create form" />;
+    return <CreateFormLoading />;
   }
   return (
     <form

@@ -1,10 +1,12 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { json, TestBackend } from '../../../test/backend.ts';
+import { rem } from '@mantine/core';
+import { json, tableRows, TestBackend } from '../../../test/backend.ts';
 import { renderApp, render } from '../../../test/render.tsx';
 import { signedInWorld, type TestWorld } from '../../../test/world.ts';
 import { clearGuestHistory, readGuestHistory } from '../guestHistory.ts';
+import { CREATE_FORM_BODY_HEIGHT } from './CreateFormLoading.tsx';
 import { CreateLinkForm } from './CreateLinkForm.tsx';
 import { domainRow } from './testing.ts';
 import { findLoadedDialog } from '../../../test/dialogs.ts';
@@ -53,6 +55,30 @@ async function formRegion() {
 afterEach(() => clearGuestHistory());
 
 describe('CreateLinkForm for a guest', () => {
+  it('keeps the room of the form while its domains load, so the page under it stays put', async () => {
+    const backend = new TestBackend();
+    renderForm({}, backend);
+    const held: (() => void)[] = [];
+    // Scripted after the world, so it wins: the domains arrive when the test says.
+    backend.on(
+      'GET',
+      '/rest/v1/domains',
+      (request, url) =>
+        new Promise<Response>((resolve) => {
+          held.push(() => void Promise.resolve(tableRows(DOMAINS)(request, url)).then(resolve));
+        }),
+    );
+    const region = await screen.findByRole('region', { name: 'Shorten a link' });
+    await waitFor(() => expect(held.length).toBeGreaterThan(0));
+    const frame = within(region).getByRole('status');
+    expect(frame).toHaveTextContent('Loading the create form');
+    expect(frame.style.minHeight).toBe(rem(CREATE_FORM_BODY_HEIGHT));
+
+    for (const answer of held) answer();
+    expect(await within(region).findByLabelText(/Long URL/)).toBeVisible();
+    expect(within(region).queryByText('Loading the create form')).toBeNull();
+  });
+
   it('offers guest domains, waits for the bot check, sends its token and remembers the link', async () => {
     const backend = new TestBackend()
       .on('POST', '/sandbox/hcaptcha/token', () =>

@@ -1,5 +1,6 @@
-import { Loader, Paper } from '@mantine/core';
+import { Paper } from '@mantine/core';
 import { lazy, Suspense } from 'react';
+import { CreateFormLoading } from './CreateFormLoading.tsx';
 import type { CreateLinkFormProps } from './CreateLinkForm.tsx';
 
 const CreateLinkForm = lazy(() =>
@@ -14,8 +15,8 @@ export function LazyCreateLinkForm(props: CreateLinkFormProps) {
   return (
     <Suspense
       fallback={
-        <Paper withBorder p="lg" radius="md" mih={200}>
-          <Loader size="sm" role="status" aria-label="Loading the create form" />
+        <Paper withBorder p="lg" radius="md">
+          <CreateFormLoading withHeading />
         </Paper>
       }
     >

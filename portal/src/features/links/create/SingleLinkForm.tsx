@@ -4,7 +4,6 @@ import {
   Checkbox,
   Collapse,
   Group,
-  Loader,
   Select,
   Stack,
   Switch,
@@ -30,6 +29,7 @@ import { UtmBuilderModal } from '../utm/index.ts';
 import { AliasField } from './AliasField.tsx';
 import { antiRobotErrorGate } from './antiRobotNotices.ts';
 import { BotCheck, type BotCheckHandle } from './BotCheck.tsx';
+import { CreateFormLoading } from './CreateFormLoading.tsx';
 import { DomainSelect } from './DomainSelect.tsx';
 import { expiryInputBounds, expiryInputError, localInputToUtcIso } from './expiry.ts';
 import { sortCreateErrors } from './formErrors.ts';
@@ -237,7 +237,7 @@ export function SingleLinkForm({
   }
 
   if (model.loading) {
-    return <Loader size="sm" role="status" aria-label="Loading the create form" />;
+    return <CreateFormLoading />;
   }
   if (model.failed) {
     return (
