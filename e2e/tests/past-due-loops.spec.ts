@@ -33,7 +33,10 @@ test('a free user cannot open the past-due page', async ({ page }) => {
 test('a user on trial cannot open the past-due page', async ({ page }) => {
   await page.goto('/app/login');
   await logIn(page, 'trial@shortlane.test', DEMO_PASSWORD);
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  // Signed in once the bar offers to log out (the bar itself is there on the login page too).
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Log out' }),
+  ).toBeVisible();
   await page.goto('/app/subscribe');
   await expect(page).toHaveURL(/\/app(\/dashboard)?$/);
   await expect(page.getByRole('heading', { name: 'Your payment is past due' })).toHaveCount(0);

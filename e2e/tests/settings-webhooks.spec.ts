@@ -65,7 +65,7 @@ test.describe('settings/webhooks', () => {
     const log = page.getByRole('table', { name: 'Delivery log' });
     const row = log.getByRole('row').filter({ hasText: 'webhook.test' });
     await expect(row.getByText('succeeded')).toBeVisible({ timeout: 15_000 });
-    await expect(row.getByRole('cell', { name: '204' })).toBeVisible();
+    await expect(row.getByRole('cell', { name: '204', exact: true })).toBeVisible();
     await expect(row.getByText(/^\d+ ms$/)).toBeVisible();
 
     const delivered = received.find((each) => each.path === path);
