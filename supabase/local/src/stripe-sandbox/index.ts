@@ -76,7 +76,7 @@ async function formOf(request: Request): Promise<FormObject> {
 }
 
 /** Stripe's list envelope, newest first, `limit` 1..100 (default 10). */
-function listOf<T extends { created: number }>(
+export function listOf<T extends { created: number }>(
   items: T[],
   url: string,
   query: URLSearchParams,
@@ -85,7 +85,9 @@ function listOf<T extends { created: number }>(
   const limit = limitText === null ? 10 : Number(limitText);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100)
     throw invalidParam('limit', 'Invalid integer: limit must be between 1 and 100.');
-  const sorted = [...items].sort((a, b) => b.created - a.created);
+  // Newest first, as Stripe lists: `created` is in whole seconds, so within a second the later
+  // one (items are kept in the order they were made) comes first too.
+  const sorted = [...items].reverse().sort((a, b) => b.created - a.created);
   return { object: 'list', data: sorted.slice(0, limit), has_more: sorted.length > limit, url };
 }
 
