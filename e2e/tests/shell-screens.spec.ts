@@ -76,9 +76,14 @@ for (const width of BREAKPOINT_WIDTHS) {
     );
 
     await logIn(page, user.email, user.password);
-    await check('landing', (p) =>
-      expect(p.getByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' })).toBeVisible(),
-    );
+    await check('landing', async (p) => {
+      await expect(
+        p.getByRole('heading', { level: 1, name: 'Welcome, Ada Lovelace' }),
+      ).toBeVisible();
+      // As on the home page: the create form loads on first use; check the page once it is there,
+      // not while its parts are still arriving (axe once read a colour mid-way).
+      await expect(p.getByLabel('Long URL')).toBeVisible({ timeout: 60_000 });
+    });
 
     await page.goto('/app/dashboard');
     await check('dashboard', (p) => expect(p.getByText('No active links yet.')).toBeVisible());
