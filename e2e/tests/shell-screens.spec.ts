@@ -133,9 +133,14 @@ for (const width of BREAKPOINT_WIDTHS) {
     // The mobile menu below the lg breakpoint, the desktop bar from it.
     if (width < 992) {
       await page.getByRole('button', { name: 'Open menu' }).click();
-      await check('mobile-menu', (p) =>
-        expect(p.getByRole('dialog', { name: 'Menu' })).toBeVisible(),
-      );
+      // The menu's content loads on first use: its frame (a loading drawer) opens first and is
+      // then replaced; check the menu once the loaded one is there, not mid-swap.
+      await check('mobile-menu', async (p) => {
+        const menu = p.getByRole('dialog', { name: 'Menu' });
+        await expect(menu.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
+        await expect(p.getByRole('dialog')).toHaveCount(1);
+        await expect(menu.locator('[data-loading-frame]')).toHaveCount(0);
+      });
     } else {
       await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
     }
