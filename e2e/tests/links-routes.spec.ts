@@ -49,6 +49,14 @@ test('a Business user routes German visitors elsewhere, tests it first; the prev
   await expect(rule.getByLabel('Value', { exact: true })).toHaveValue('Country');
   await rule.getByRole('textbox', { name: 'Values', exact: true }).fill('DE');
   await rule.getByRole('textbox', { name: 'Then go to' }).fill('https://example.de/');
+  // A second condition, either of the two sufficing: "… or the language is French".
+  await rule.getByRole('button', { name: 'Add condition' }).click();
+  const french = rule.getByRole('group', { name: 'Rule 1, condition 2' });
+  await french.getByRole('combobox', { name: 'Value', exact: true }).click();
+  await page.getByRole('option', { name: 'Language', exact: true }).click();
+  await french.getByRole('textbox', { name: 'Values', exact: true }).fill('fr');
+  await rule.getByRole('combobox', { name: 'Holds when' }).click();
+  await page.getByRole('option', { name: 'Any rule matches' }).click();
 
   // Tried on sample visitors before saving, with the redirector's own evaluator.
   const tester = rules.getByRole('group', { name: 'Test the rules' });
@@ -61,6 +69,11 @@ test('a Business user routes German visitors elsewhere, tests it first; the prev
   await tester.getByRole('button', { name: 'Test' }).click();
   await expect(tester.getByRole('status')).toHaveText(
     `No rule matches: goes to the link's destination ${destination}`,
+  );
+  await tester.getByRole('textbox', { name: 'Sample language' }).fill('fr');
+  await tester.getByRole('button', { name: 'Test' }).click();
+  await expect(tester.getByRole('status')).toHaveText(
+    'Rule 1 matches: goes to https://example.de/',
   );
   await rules.getByRole('button', { name: 'Save rules' }).click();
   await expect(page.getByText('The redirect rules were saved.')).toBeVisible();

@@ -24,12 +24,19 @@ import { useNotify } from '../../../lib/servicesContext.ts';
 import {
   type BuilderData,
   choicesOf,
+  type ConditionErrors,
   conditionOf,
+  type DraftCondition,
   draftErrors,
   draftsFromRoutes,
   type DraftRule,
+  hasErrors,
+  MAX_CONDITIONS_PER_RULE,
+  MAX_RULES,
   moveDraft,
+  newDraftCondition,
   newDraftRule,
+  type RuleErrors,
   operationsFor,
   type SampleVisitor,
   saveArgs,
@@ -37,12 +44,108 @@ import {
   valueOf,
 } from './routeBuilder.ts';
 
+interface ConditionEditorProps {
+  draft: DraftCondition;
+  /** "Rule 2, condition 3": what the condition's remove button says it removes. */
+  name: string;
+  data: BuilderData;
+  errors: ConditionErrors;
+  onChange: (draft: DraftCondition) => void;
+  /** Absent while it is the rule's only condition. */
+  onRemove?: () => void;
+}
+
+function ConditionEditor({ draft, name, data, errors, onChange, onRemove }: ConditionEditorProps) {
+  const value = valueOf(data, draft.value);
+  const hasOperation = conditionOf(data, draft.condition)?.has_operations ?? true;
+  const operations = operationsFor(data, draft.value);
+  const choices = choicesOf(value);
+  const set = (patch: Partial<DraftCondition>) => onChange({ ...draft, ...patch });
+  return (
+    <Stack gap="xs" role="group" aria-label={name}>
+      <Group grow align="flex-start">
+        <Select
+          label="Condition"
+          data={data.conditions.map((c) => ({ value: c.id, label: c.name }))}
+          value={draft.condition}
+          allowDeselect={false}
+          onChange={(condition) => condition && set({ condition })}
+        />
+        <Select
+          label="Value"
+          data={data.values.map((v) => ({ value: v.id, label: v.name }))}
+          value={draft.value}
+          allowDeselect={false}
+          onChange={(id) => {
+            if (!id) return;
+            const applicable = operationsFor(data, id).map((operation) => operation.id);
+            set({
+              value: id,
+              operands: '',
+              argument: '',
+              operation: applicable.includes(draft.operation)
+                ? draft.operation
+                : (applicable[0] ?? ''),
+            });
+          }}
+        />
+        {onRemove && (
+          <ActionIcon
+            variant="default"
+            color="red"
+            aria-label={`Remove ${name.toLowerCase()}`}
+            onClick={onRemove}
+            style={{ flexGrow: 0, alignSelf: 'flex-end' }}
+            size="lg"
+          >
+            ✕
+          </ActionIcon>
+        )}
+      </Group>
+      {value?.argument && (
+        <TextInput
+          label={value.argument === 'parameter' ? 'Query parameter' : 'Time zone'}
+          placeholder={
+            value.argument === 'parameter' ? 'e.g. ref' : 'e.g. Europe/Berlin (UTC if empty)'
+          }
+          value={draft.argument}
+          error={errors.argument}
+          onChange={(event) => set({ argument: event.currentTarget.value })}
+        />
+      )}
+      {hasOperation && (
+        <Group grow align="flex-start">
+          <Select
+            label="Operation"
+            data={operations.map((o) => ({ value: o.id, label: o.name }))}
+            value={draft.operation || null}
+            error={errors.operation}
+            allowDeselect={false}
+            onChange={(operation) => operation && set({ operation })}
+          />
+          <TextInput
+            label="Values"
+            description={
+              choices.length > 0
+                ? `One of: ${choices.map(([code]) => code).join(', ')}`
+                : 'Separate several values with commas'
+            }
+            value={draft.operands}
+            error={errors.operands}
+            onChange={(event) => set({ operands: event.currentTarget.value })}
+          />
+        </Group>
+      )}
+    </Stack>
+  );
+}
+
 interface RuleEditorProps {
   draft: DraftRule;
   index: number;
   count: number;
   data: BuilderData;
-  errors: Record<string, string>;
+  errors: RuleErrors;
   onChange: (draft: DraftRule) => void;
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
@@ -58,12 +161,10 @@ function RuleEditor({
   onMove,
   onRemove,
 }: RuleEditorProps) {
-  const value = valueOf(data, draft.value);
-  const hasOperation = conditionOf(data, draft.condition)?.has_operations ?? true;
-  const operations = operationsFor(data, draft.value);
-  const choices = choicesOf(value);
   const set = (patch: Partial<DraftRule>) => onChange({ ...draft, ...patch });
+  const setConditions = (conditions: DraftCondition[]) => set({ conditions });
   const label = `Rule ${index + 1}`;
+  const several = draft.conditions.length > 1;
   return (
     <Card withBorder padding="sm" role="group" aria-label={label}>
       <Stack gap="xs">
@@ -96,67 +197,40 @@ function RuleEditor({
             </ActionIcon>
           </Group>
         </Group>
-        <Group grow align="flex-start">
+        {several && (
           <Select
-            label="Condition"
-            data={data.conditions.map((c) => ({ value: c.id, label: c.name }))}
-            value={draft.condition}
+            label="Holds when"
+            data={data.urls_conditions.map((u) => ({ value: u.id, label: u.name }))}
+            value={draft.match}
             allowDeselect={false}
-            onChange={(condition) => condition && set({ condition })}
+            onChange={(match) => match && set({ match })}
           />
-          <Select
-            label="Value"
-            data={data.values.map((v) => ({ value: v.id, label: v.name }))}
-            value={draft.value}
-            allowDeselect={false}
-            onChange={(id) => {
-              if (!id) return;
-              const applicable = operationsFor(data, id).map((operation) => operation.id);
-              set({
-                value: id,
-                operands: '',
-                argument: '',
-                operation: applicable.includes(draft.operation)
-                  ? draft.operation
-                  : (applicable[0] ?? ''),
-              });
-            }}
-          />
-        </Group>
-        {value?.argument && (
-          <TextInput
-            label={value.argument === 'parameter' ? 'Query parameter' : 'Time zone'}
-            placeholder={
-              value.argument === 'parameter' ? 'e.g. ref' : 'e.g. Europe/Berlin (UTC if empty)'
+        )}
+        {draft.conditions.map((condition, at) => (
+          <ConditionEditor
+            key={condition.key}
+            draft={condition}
+            name={`${label}, condition ${at + 1}`}
+            data={data}
+            errors={errors.conditions[at] ?? {}}
+            onChange={(next) =>
+              setConditions(draft.conditions.map((entry, i) => (i === at ? next : entry)))
             }
-            value={draft.argument}
-            error={errors.argument}
-            onChange={(event) => set({ argument: event.currentTarget.value })}
+            onRemove={
+              several ? () => setConditions(draft.conditions.filter((_, i) => i !== at)) : undefined
+            }
           />
-        )}
-        {hasOperation && (
-          <Group grow align="flex-start">
-            <Select
-              label="Operation"
-              data={operations.map((o) => ({ value: o.id, label: o.name }))}
-              value={draft.operation || null}
-              error={errors.operation}
-              allowDeselect={false}
-              onChange={(operation) => operation && set({ operation })}
-            />
-            <TextInput
-              label="Values"
-              description={
-                choices.length > 0
-                  ? `One of: ${choices.map(([code]) => code).join(', ')}`
-                  : 'Separate several values with commas'
-              }
-              value={draft.operands}
-              error={errors.operands}
-              onChange={(event) => set({ operands: event.currentTarget.value })}
-            />
-          </Group>
-        )}
+        ))}
+        <Group>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            disabled={draft.conditions.length >= MAX_CONDITIONS_PER_RULE}
+            onClick={() => setConditions([...draft.conditions, newDraftCondition()])}
+          >
+            Add condition
+          </Button>
+        </Group>
         <TextInput
           label="Then go to"
           type="url"
@@ -165,12 +239,6 @@ function RuleEditor({
           error={errors.url}
           onChange={(event) => set({ url: event.currentTarget.value })}
         />
-        {draft.more.length > 0 && (
-          <Text size="sm" c="dimmed">
-            And {draft.more.length} more condition{draft.more.length === 1 ? '' : 's'} (
-            {draft.match === 'any' ? 'any' : 'all'} must hold), kept as they are.
-          </Text>
-        )}
       </Stack>
     </Card>
   );
@@ -264,7 +332,7 @@ function RouteEditor({
   const notify = useNotify();
   const save = useSaveRoutesMutation(link.id);
   const [drafts, setDrafts] = useState<DraftRule[]>(() => draftsFromRoutes(routes));
-  const [errors, setErrors] = useState<Record<string, string>[]>([]);
+  const [errors, setErrors] = useState<RuleErrors[]>([]);
   const [formError, setFormError] = useState<string | null>(null);
 
   const update = (next: DraftRule[]) => {
@@ -275,7 +343,7 @@ function RouteEditor({
     setFormError(null);
     const found = drafts.map((draft) => draftErrors(draft, data));
     setErrors(found);
-    if (found.some((entry) => Object.keys(entry).length > 0)) return;
+    if (found.some(hasErrors)) return;
     try {
       await save.mutateAsync(saveArgs(drafts, data));
       notify({
@@ -308,14 +376,18 @@ function RouteEditor({
           index={index}
           count={drafts.length}
           data={data}
-          errors={errors[index] ?? {}}
+          errors={errors[index] ?? { conditions: [] }}
           onChange={(next) => update(drafts.map((entry, at) => (at === index ? next : entry)))}
           onMove={(by) => update(moveDraft(drafts, index, by))}
           onRemove={() => update(drafts.filter((_, at) => at !== index))}
         />
       ))}
       <Group justify="space-between">
-        <Button variant="default" onClick={() => update([...drafts, newDraftRule()])}>
+        <Button
+          variant="default"
+          disabled={drafts.length >= MAX_RULES}
+          onClick={() => update([...drafts, newDraftRule()])}
+        >
           Add rule
         </Button>
         <Button variant="light" loading={save.isPending} onClick={() => void submit()}>

@@ -3,7 +3,11 @@ import {
   type BuilderData,
   draftErrors,
   draftsFromRoutes,
+  hasErrors,
+  type DraftCondition,
+  type DraftRule,
   moveDraft,
+  newDraftCondition,
   newDraftRule,
   operationsFor,
   saveArgs,
@@ -52,8 +56,17 @@ const DATA: BuilderData = {
   urls_conditions: [{ id: 'all', name: 'All' }],
 };
 
-const de = { ...newDraftRule(), operands: 'DE', url: 'https://example.de/' };
-const atCh = { ...newDraftRule(), operation: 'in', operands: 'AT, CH', url: 'https://example.at/' };
+/** A rule going to `url` when each of the conditions (patches of a new one) holds. */
+function rule(url: string, ...conditions: Partial<DraftCondition>[]): DraftRule {
+  return {
+    ...newDraftRule(),
+    url,
+    conditions: conditions.map((patch) => ({ ...newDraftCondition(), ...patch })),
+  };
+}
+
+const de = rule('https://example.de/', { operands: 'DE' });
+const atCh = rule('https://example.at/', { operation: 'in', operands: 'AT, CH' });
 
 describe('the route builder model', () => {
   it('tests a sample visitor with the redirector’s evaluator, in order', () => {
@@ -77,7 +90,7 @@ describe('the route builder model', () => {
   });
 
   it('saves the rules in order, operands split, no operation where the condition takes none', () => {
-    const always = { ...newDraftRule(), condition: 'always', url: 'https://x.example/' };
+    const always = rule('https://x.example/', { condition: 'always' });
     expect(saveArgs(moveDraft([de, atCh, always], 1, -1), DATA)).toEqual([
       {
         url: 'https://example.at/',
@@ -115,7 +128,7 @@ describe('the route builder model', () => {
     ]);
   });
 
-  it('round-trips saved routes, keeping extra conditions', () => {
+  it('round-trips saved routes with several conditions', () => {
     const routes = [
       {
         id: 'r1',
@@ -140,25 +153,57 @@ describe('the route builder model', () => {
       },
     ];
     const drafts = draftsFromRoutes(routes);
-    expect(drafts[0]?.more).toHaveLength(1);
+    expect(drafts[0]?.conditions.map((condition) => condition.value)).toEqual([
+      'country',
+      'clicks',
+    ]);
     expect(saveArgs(drafts, DATA)).toEqual([
       { url: routes[0]?.url, match: 'all', rules: routes[0]?.rules },
     ]);
   });
 
-  it('checks what it can before the server', () => {
-    expect(draftErrors({ ...newDraftRule() }, DATA)).toEqual({
+  it('checks what it can before the server, condition by condition', () => {
+    expect(draftErrors(newDraftRule(), DATA)).toEqual({
       url: 'The URL field is required.',
-      operands: 'Give a value.',
+      conditions: [{ operands: 'Give a value.' }],
     });
-    expect(draftErrors({ ...de, operands: 'DE, AT' }, DATA)).toEqual({
-      operands: 'Give exactly one value.',
+    expect(draftErrors(rule(de.url, { operands: 'DE, AT' }), DATA)).toEqual({
+      conditions: [{ operands: 'Give exactly one value.' }],
     });
     expect(draftErrors({ ...de, url: 'example.de' }, DATA).url).toBe(
       'The url must be a valid URL.',
     );
-    expect(draftErrors({ ...de, value: 'query' }, DATA).argument).toBe('Name the query parameter.');
-    expect(draftErrors(de, DATA)).toEqual({});
+    const second = draftErrors(rule(de.url, { operands: 'DE' }, { value: 'query' }), DATA);
+    expect(second.conditions[1]).toEqual({
+      argument: 'Name the query parameter.',
+      operands: 'Give a value.',
+    });
+    expect(hasErrors(second)).toBe(true);
+    expect(draftErrors(de, DATA)).toEqual({ conditions: [{}] });
+    expect(hasErrors(draftErrors(de, DATA))).toBe(false);
+  });
+
+  it('tests several conditions as all or any of them', () => {
+    const both = rule(
+      'https://example.de/',
+      { operands: 'DE' },
+      { value: 'query', argument: 'ref', operands: 'news' },
+    );
+    const german = { country: 'DE', device: 'desktop', language: '' };
+    // The sample has no query string, so "all" fails on the second condition and "any" holds.
+    expect(testRoutes([both], DATA, german, 'https://example.com/').index).toBeNull();
+    expect(testRoutes([{ ...both, match: 'any' }], DATA, german, 'https://example.com/')).toEqual({
+      index: 0,
+      url: 'https://example.de/',
+    });
+    expect(saveArgs([{ ...both, match: 'any' }], DATA)[0]?.rules).toHaveLength(2);
+  });
+
+  it('opens a saved route without rules as one that always holds', () => {
+    const [draft] = draftsFromRoutes([
+      { id: 'r', url: 'https://x.example/', match: 'all', rules: [] },
+    ]);
+    expect(draft?.conditions.map((condition) => condition.condition)).toEqual(['always']);
   });
 
   it('offers the operations of the value’s type', () => {

@@ -1,6 +1,6 @@
 /**
- * The route builder's model: the rules being edited (one condition each; conditions beyond the
- * first, saved elsewhere, are kept as they are), their checks before saving, the arguments of
+ * The route builder's model: the rules being edited (each with its conditions, all or any of
+ * which must hold), their checks before saving, the arguments of
  * save_alias_routes, and the "test against a sample visitor", which runs the redirector's own
  * evaluator (shared/src/routing.ts) so the builder cannot promise what the redirect does not do.
  */
@@ -38,55 +38,72 @@ export interface BuilderData {
   urls_conditions: { id: string; name: string }[];
 }
 
-/** One rule as edited: "if <value> <condition> <operation> <operands> then go to <url>". */
-export interface DraftRule {
+/** One condition of a rule as edited: "<value> <condition> <operation> <operands>". */
+export interface DraftCondition {
   /** Stable while editing (React key); not saved. */
   key: string;
-  url: string;
-  match: string;
   value: string;
   condition: string;
   operation: string;
   /** Comma-separated. */
   operands: string;
   argument: string;
-  /** Conditions beyond the first, kept untouched. */
-  more: RouteRule[];
 }
 
-let keys = 0;
-const nextKey = () => `rule-${++keys}`;
+/** One rule as edited: "if <conditions, all or any of them> then go to <url>". */
+export interface DraftRule {
+  /** Stable while editing (React key); not saved. */
+  key: string;
+  url: string;
+  /** One of the builder data's urls_conditions: whether all or any condition must hold. */
+  match: string;
+  conditions: DraftCondition[];
+}
 
-export function newDraftRule(): DraftRule {
+/** What save_alias_routes accepts (its own checks say the same). */
+export const MAX_RULES = 50;
+export const MAX_CONDITIONS_PER_RULE = 20;
+
+let keys = 0;
+const nextKey = () => `draft-${++keys}`;
+
+export function newDraftCondition(): DraftCondition {
   return {
     key: nextKey(),
-    url: '',
-    match: 'all',
     value: 'country',
     condition: 'if',
     operation: 'equals',
     operands: '',
     argument: '',
-    more: [],
   };
 }
 
-/** Saved routes (app.link_routes's shape) as drafts. */
+export function newDraftRule(): DraftRule {
+  return { key: nextKey(), url: '', match: 'all', conditions: [newDraftCondition()] };
+}
+
+function draftCondition(rule: RouteRule): DraftCondition {
+  return {
+    key: nextKey(),
+    value: rule.value,
+    condition: rule.condition,
+    operation: rule.operation ?? '',
+    operands: rule.operands.join(', '),
+    argument: rule.argument ?? '',
+  };
+}
+
+/** Saved routes (app.link_routes's shape) as drafts; a route without rules always holds. */
 export function draftsFromRoutes(routes: readonly RedirectRoute[]): DraftRule[] {
-  return routes.map((route) => {
-    const [first, ...more] = route.rules;
-    return {
-      key: nextKey(),
-      url: route.url,
-      match: route.match,
-      value: first?.value ?? 'country',
-      condition: first?.condition ?? 'always',
-      operation: first?.operation ?? '',
-      operands: (first?.operands ?? []).join(', '),
-      argument: first?.argument ?? '',
-      more,
-    };
-  });
+  return routes.map((route) => ({
+    key: nextKey(),
+    url: route.url,
+    match: route.match,
+    conditions:
+      route.rules.length > 0
+        ? route.rules.map(draftCondition)
+        : [{ ...newDraftCondition(), condition: 'always', operation: '' }],
+  }));
 }
 
 export function operandList(text: string): string[] {
@@ -118,7 +135,7 @@ export function choicesOf(value: BuilderValue | undefined): [string, string][] {
     : Object.entries(value.values);
 }
 
-export function draftRule(draft: DraftRule, data: BuilderData): RouteRule {
+export function conditionRule(draft: DraftCondition, data: BuilderData): RouteRule {
   const hasOperation = conditionOf(data, draft.condition)?.has_operations ?? true;
   return {
     value: draft.value,
@@ -134,7 +151,7 @@ export function draftRoute(draft: DraftRule, data: BuilderData, id = draft.key):
     id,
     url: draft.url.trim(),
     match: draft.match,
-    rules: [draftRule(draft, data), ...draft.more],
+    rules: draft.conditions.map((condition) => conditionRule(condition, data)),
   };
 }
 
@@ -146,12 +163,19 @@ export function saveArgs(drafts: readonly DraftRule[], data: BuilderData): Redir
   });
 }
 
-/** What the form can tell before the server does (the server judges URLs and rules again). */
-export function draftErrors(draft: DraftRule, data: BuilderData): Record<string, string> {
-  const errors: Record<string, string> = {};
-  const url = draft.url.trim();
-  if (url === '') errors.url = 'The URL field is required.';
-  else if (!/^https?:\/\/[^\s/]+/i.test(url)) errors.url = 'The url must be a valid URL.';
+export interface ConditionErrors {
+  argument?: string;
+  operation?: string;
+  operands?: string;
+}
+export interface RuleErrors {
+  url?: string;
+  /** By the rule's conditions, in order. */
+  conditions: ConditionErrors[];
+}
+
+function conditionErrors(draft: DraftCondition, data: BuilderData): ConditionErrors {
+  const errors: ConditionErrors = {};
   const value = valueOf(data, draft.value);
   const hasOperation = conditionOf(data, draft.condition)?.has_operations ?? true;
   if (value?.argument === 'parameter' && draft.argument.trim() === '')
@@ -165,6 +189,24 @@ export function draftErrors(draft: DraftRule, data: BuilderData): Record<string,
       errors.operands = 'Give exactly one value.';
   }
   return errors;
+}
+
+/** What the form can tell before the server does (the server judges URLs and rules again). */
+export function draftErrors(draft: DraftRule, data: BuilderData): RuleErrors {
+  const errors: RuleErrors = {
+    conditions: draft.conditions.map((condition) => conditionErrors(condition, data)),
+  };
+  const url = draft.url.trim();
+  if (url === '') errors.url = 'The URL field is required.';
+  else if (!/^https?:\/\/[^\s/]+/i.test(url)) errors.url = 'The url must be a valid URL.';
+  return errors;
+}
+
+export function hasErrors(errors: RuleErrors): boolean {
+  return (
+    errors.url !== undefined ||
+    errors.conditions.some((condition) => Object.keys(condition).length > 0)
+  );
 }
 
 export interface SampleVisitor {
@@ -204,10 +246,10 @@ export function testRoutes(
     : { index: null, url: destination };
 }
 
-export function moveDraft(drafts: readonly DraftRule[], index: number, by: -1 | 1): DraftRule[] {
+export function moveDraft<T>(items: readonly T[], index: number, by: -1 | 1): T[] {
   const target = index + by;
-  if (target < 0 || target >= drafts.length) return [...drafts];
-  const next = [...drafts];
-  [next[index], next[target]] = [next[target] as DraftRule, next[index] as DraftRule];
+  if (target < 0 || target >= items.length) return [...items];
+  const next = [...items];
+  [next[index], next[target]] = [next[target] as T, next[index] as T];
   return next;
 }
