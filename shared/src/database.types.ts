@@ -552,33 +552,39 @@ export type Database = {
           actor_id: string | null;
           created_at: string;
           id: number;
+          ip: unknown;
           new_values: Json | null;
           old_values: Json | null;
           organization_id: string;
           subject_id: string | null;
           subject_table: string;
+          target: string | null;
         };
         Insert: {
           action: string;
           actor_id?: string | null;
           created_at?: string;
           id?: never;
+          ip?: unknown;
           new_values?: Json | null;
           old_values?: Json | null;
           organization_id: string;
           subject_id?: string | null;
           subject_table: string;
+          target?: string | null;
         };
         Update: {
           action?: string;
           actor_id?: string | null;
           created_at?: string;
           id?: never;
+          ip?: unknown;
           new_values?: Json | null;
           old_values?: Json | null;
           organization_id?: string;
           subject_id?: string | null;
           subject_table?: string;
+          target?: string | null;
         };
         Relationships: [
           {
@@ -3100,6 +3106,32 @@ export type Database = {
       link_analytics_access: { Args: { p_alias_id: string }; Returns: Json };
       mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
       mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
+      organization_audit_filters: { Args: { p_organization_id: string }; Returns: Json };
+      organization_audit_trail: {
+        Args: {
+          p_action?: string;
+          p_actor_id?: string;
+          p_before_id?: number;
+          p_from?: string;
+          p_limit?: number;
+          p_organization_id: string;
+          p_to?: string;
+        };
+        Returns: {
+          action: string;
+          actor_email: string;
+          actor_id: string;
+          actor_name: string;
+          created_at: string;
+          id: number;
+          ip: string;
+          new_values: Json;
+          old_values: Json;
+          subject_id: string;
+          subject_table: string;
+          target: string;
+        }[];
+      };
       preview_link: {
         Args: { p_alias: string; p_domain?: string };
         Returns: {

@@ -44,6 +44,7 @@ describe('the stand-ins as plain SQL', () => {
       // Every job the migrations schedule, scheduled here as on a server with pg_cron.
       const jobs = await client.query(`select jobname, schedule from cron.job order by jobname`);
       expect(jobs.rows).toEqual([
+        { jobname: 'audit-retention', schedule: '17 3 * * *' },
         { jobname: 'bulk-fail-stalled-jobs', schedule: '* * * * *' },
         { jobname: 'webhook-deliver', schedule: '1 seconds' },
         { jobname: 'webhook-flush-clicks', schedule: '10 seconds' },
