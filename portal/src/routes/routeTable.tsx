@@ -457,7 +457,11 @@ function organizationRoutes(): PageRoute[] {
     { name: 'org.me', guards: DEVELOPER, screen: OrganizationLinksPage },
     { name: 'org.team', guards: DEVELOPER, screen: OrganizationLinksPage },
     org('org.helpdesk', 'Helpdesk', "The organization's support requests."),
-    org('org.audit', 'Audit trail', 'Every change made in the organization, who made it and when.'),
+    {
+      name: 'org.audit',
+      guards: DEVELOPER,
+      screen: page(() => import('../features/audit/AuditTrailPage.tsx')),
+    },
     org('org.settings.profile', 'Organization profile', "The organization's name and picture."),
     org('org.settings.users', 'Organization users', 'People in the organization and their roles.'),
     org('org.settings.roles', 'Roles', 'Roles and the permissions each grants.'),
