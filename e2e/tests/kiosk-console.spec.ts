@@ -10,6 +10,8 @@ import { makeStaff, openKioskAsStaff } from './kiosk-support.ts';
 
 const MENU = [
   'Users',
+  'Organizations',
+  'Teams',
   'Aliases',
   'Long URLs',
   'System stats',

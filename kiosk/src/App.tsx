@@ -15,6 +15,7 @@ import { DomainLookup } from './resources/domains/DomainLookup.tsx';
 import domains from './resources/domains/index.tsx';
 import ips from './resources/ips/index.tsx';
 import longUrls from './resources/long-urls/index.ts';
+import { organizations, teams } from './resources/organizations/index.tsx';
 import passwordDictionary from './resources/password_dictionary/index.tsx';
 import { LinkStatsPage } from './resources/stats/LinkStatsPage.tsx';
 import { SystemStatsPage } from './resources/stats/SystemStatsPage.tsx';
@@ -62,6 +63,20 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
           requireAuth
         >
           <Resource name="users" {...users} recordRepresentation="email" />
+          <Resource
+            name="organizations"
+            {...organizations}
+            options={{ label: 'Organizations' }}
+            recordRepresentation="name"
+          />
+          <Resource
+            name="teams"
+            {...teams}
+            options={{ label: 'Teams' }}
+            recordRepresentation="name"
+          />
+          <Resource name="organization_users" />
+          <Resource name="team_members" />
           <Resource name="aliases" {...aliases} recordRepresentation="alias" />
           <Resource
             name="long-urls"

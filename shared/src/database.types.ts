@@ -419,6 +419,13 @@ export type Database = {
             foreignKeyName: 'aliases_organization_id_fkey';
             columns: ['organization_id'];
             isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
           },
@@ -587,6 +594,13 @@ export type Database = {
           target?: string | null;
         };
         Relationships: [
+          {
+            foreignKeyName: 'audit_events_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
           {
             foreignKeyName: 'audit_events_organization_id_fkey';
             columns: ['organization_id'];
@@ -760,6 +774,13 @@ export type Database = {
             columns: ['domain_id'];
             isOneToOne: false;
             referencedRelation: 'kiosk_domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'bulk_jobs_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
             referencedColumns: ['id'];
           },
           {
@@ -1017,6 +1038,13 @@ export type Database = {
             foreignKeyName: 'domain_teams_team_id_fkey';
             columns: ['team_id'];
             isOneToOne: false;
+            referencedRelation: 'kiosk_teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'domain_teams_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
             referencedRelation: 'teams';
             referencedColumns: ['id'];
           },
@@ -1178,6 +1206,13 @@ export type Database = {
             foreignKeyName: 'invitations_organization_id_fkey';
             columns: ['organization_id'];
             isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invitations_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
           },
@@ -1186,6 +1221,13 @@ export type Database = {
             columns: ['organization_role_id'];
             isOneToOne: false;
             referencedRelation: 'organization_roles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'invitations_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_teams';
             referencedColumns: ['id'];
           },
           {
@@ -1558,6 +1600,13 @@ export type Database = {
             foreignKeyName: 'organization_roles_organization_id_fkey';
             columns: ['organization_id'];
             isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_roles_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
           },
@@ -1586,6 +1635,13 @@ export type Database = {
           user_id?: string;
         };
         Relationships: [
+          {
+            foreignKeyName: 'organization_users_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
           {
             foreignKeyName: 'organization_users_organization_id_fkey';
             columns: ['organization_id'];
@@ -1829,6 +1885,13 @@ export type Database = {
           updated_at?: string;
         };
         Relationships: [
+          {
+            foreignKeyName: 'profiles_current_team_id_fkey';
+            columns: ['current_team_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_teams';
+            referencedColumns: ['id'];
+          },
           {
             foreignKeyName: 'profiles_current_team_id_fkey';
             columns: ['current_team_id'];
@@ -2243,6 +2306,13 @@ export type Database = {
             foreignKeyName: 'team_members_team_id_fkey';
             columns: ['team_id'];
             isOneToOne: false;
+            referencedRelation: 'kiosk_teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
             referencedRelation: 'teams';
             referencedColumns: ['id'];
           },
@@ -2299,6 +2369,13 @@ export type Database = {
             columns: ['account_id'];
             isOneToOne: true;
             referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'teams_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
             referencedColumns: ['id'];
           },
           {
@@ -2762,6 +2839,13 @@ export type Database = {
             foreignKeyName: 'aliases_organization_id_fkey';
             columns: ['organization_id'];
             isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'aliases_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
             referencedRelation: 'organizations';
             referencedColumns: ['id'];
           },
@@ -2843,6 +2927,73 @@ export type Database = {
           },
         ];
       };
+      kiosk_organization_users: {
+        Row: {
+          created_at: string | null;
+          email: string | null;
+          id: string | null;
+          name: string | null;
+          organization_id: string | null;
+          permissions: string[] | null;
+          role_name: string | null;
+          user_id: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_users_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_users_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_users_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_users_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      kiosk_organizations: {
+        Row: {
+          account_id: string | null;
+          archived_at: string | null;
+          created_at: string | null;
+          id: string | null;
+          links_count: number | null;
+          name: string | null;
+          owner_email: string | null;
+          owner_id: string | null;
+          plan: string | null;
+          slug: string | null;
+          teams_count: number | null;
+          users_count: number | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organizations_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: true;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       kiosk_survey_results: {
         Row: {
           answers_count: number | null;
@@ -2886,6 +3037,87 @@ export type Database = {
             columns: ['survey_id'];
             isOneToOne: false;
             referencedRelation: 'surveys';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      kiosk_team_members: {
+        Row: {
+          created_at: string | null;
+          email: string | null;
+          id: string | null;
+          name: string | null;
+          role: string | null;
+          team_id: string | null;
+          user_id: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'team_members_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_team_id_fkey';
+            columns: ['team_id'];
+            isOneToOne: false;
+            referencedRelation: 'teams';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'team_members_user_id_fkey';
+            columns: ['user_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      kiosk_teams: {
+        Row: {
+          account_id: string | null;
+          archived_at: string | null;
+          created_at: string | null;
+          id: string | null;
+          links_count: number | null;
+          members_count: number | null;
+          name: string | null;
+          organization_id: string | null;
+          organization_name: string | null;
+          owner_email: string | null;
+          owner_id: string | null;
+          plan: string | null;
+          slug: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'teams_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: true;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'teams_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'teams_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
             referencedColumns: ['id'];
           },
         ];

@@ -5,6 +5,8 @@ export function KioskMenu() {
   return (
     <Menu>
       <Menu.ResourceItem name="users" />
+      <Menu.ResourceItem name="organizations" />
+      <Menu.ResourceItem name="teams" />
       <Menu.ResourceItem name="aliases" />
       <Menu.ResourceItem name="long-urls" />
       <Menu.Item to="/stats/system" primaryText="System stats" />

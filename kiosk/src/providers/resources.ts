@@ -37,6 +37,10 @@ export const RESOURCES = {
   'access-invitations': { read: 'access_invitations', search: ['email', 'note'] },
   webhooks: { read: 'kiosk_webhook_endpoints', search: ['url', 'account_name'] },
   webhook_attempts: { read: 'webhook_attempts' },
+  organizations: { read: 'kiosk_organizations', search: ['name', 'slug', 'owner_email'] },
+  teams: { read: 'kiosk_teams', search: ['name', 'organization_name', 'owner_email'] },
+  organization_users: { read: 'kiosk_organization_users' },
+  team_members: { read: 'kiosk_team_members' },
 } as const satisfies Record<string, ResourceMapping>;
 
 export type ResourceName = keyof typeof RESOURCES;

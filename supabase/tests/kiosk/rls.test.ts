@@ -28,7 +28,11 @@ const KIOSK_VIEWS = [
   'kiosk_aliases',
   'kiosk_domains',
   'kiosk_long_urls',
+  'kiosk_organization_users',
+  'kiosk_organizations',
   'kiosk_survey_results',
+  'kiosk_team_members',
+  'kiosk_teams',
   'kiosk_users',
   'kiosk_webhook_endpoints',
 ];

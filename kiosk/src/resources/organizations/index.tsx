@@ -1,0 +1,185 @@
+import { Chip } from '@mui/material';
+import {
+  DataTable,
+  DateField,
+  List,
+  NumberField,
+  ReferenceField,
+  ReferenceManyField,
+  SearchInput,
+  Show,
+  SimpleShowLayout,
+  TextField,
+  useRecordContext,
+} from 'react-admin';
+
+/**
+ * organizations and teams: read-only, for support. Staff see who owns each, its plan, whether it
+ * is archived, its people with their roles and its size; the owner and every member open on the
+ * users resource, where impersonation lives. Archiving stays the owner's decision (the portal's
+ * restore-organization flow).
+ */
+export function ArchiveState({ label: _label }: { label?: string }) {
+  const record = useRecordContext();
+  if (!record) return null;
+  return record.archived_at ? (
+    <Chip size="small" color="warning" label="archived" />
+  ) : (
+    <Chip size="small" color="success" label="active" />
+  );
+}
+
+function OwnerField({ label: _label }: { label?: string }) {
+  return (
+    <ReferenceField source="owner_id" reference="users" link="show">
+      <TextField source="email" />
+    </ReferenceField>
+  );
+}
+
+function OrganizationList() {
+  return (
+    <List
+      filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Name, slug or owner" />]}
+      sort={{ field: 'created_at', order: 'DESC' }}
+      exporter={false}
+    >
+      <DataTable rowClick="show" bulkActionButtons={false}>
+        <DataTable.Col source="name" />
+        <DataTable.Col source="slug" />
+        <DataTable.Col source="owner_email" label="Owner" />
+        <DataTable.Col source="plan" />
+        <DataTable.Col source="archived_at" label="State">
+          <ArchiveState />
+        </DataTable.Col>
+        <DataTable.NumberCol source="users_count" label="Users" field={NumberField} />
+        <DataTable.NumberCol source="teams_count" label="Teams" field={NumberField} />
+        <DataTable.NumberCol source="links_count" label="Links" field={NumberField} />
+        <DataTable.Col source="created_at" label="Created" field={DateField} />
+      </DataTable>
+    </List>
+  );
+}
+
+function OrganizationShow() {
+  return (
+    <Show>
+      <SimpleShowLayout>
+        <TextField source="name" />
+        <TextField source="slug" />
+        <OwnerField label="Owner" />
+        <TextField source="plan" />
+        <ArchiveState label="State" />
+        <DateField source="archived_at" label="Archived" showTime emptyText="—" />
+        <NumberField source="links_count" label="Links" />
+        <ReferenceManyField
+          reference="organization_users"
+          target="organization_id"
+          sort={{ field: 'created_at', order: 'ASC' }}
+          perPage={100}
+          label="Users"
+        >
+          <DataTable bulkActionButtons={false} rowClick={false}>
+            <DataTable.Col source="email">
+              <ReferenceField source="user_id" reference="users" link="show">
+                <TextField source="email" />
+              </ReferenceField>
+            </DataTable.Col>
+            <DataTable.Col source="name" />
+            <DataTable.Col source="role_name" label="Role" />
+            <DataTable.Col source="permissions" />
+            <DataTable.Col source="created_at" label="Since" field={DateField} />
+          </DataTable>
+        </ReferenceManyField>
+        <ReferenceManyField
+          reference="teams"
+          target="organization_id"
+          sort={{ field: 'name', order: 'ASC' }}
+          perPage={100}
+          label="Teams"
+        >
+          <DataTable bulkActionButtons={false} rowClick="show">
+            <DataTable.Col source="name" />
+            <DataTable.Col source="archived_at" label="State">
+              <ArchiveState />
+            </DataTable.Col>
+            <DataTable.NumberCol source="members_count" label="Members" field={NumberField} />
+            <DataTable.NumberCol source="links_count" label="Links" field={NumberField} />
+          </DataTable>
+        </ReferenceManyField>
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+function TeamList() {
+  return (
+    <List
+      filters={[
+        <SearchInput key="q" source="q" alwaysOn placeholder="Name, organization or owner" />,
+      ]}
+      sort={{ field: 'created_at', order: 'DESC' }}
+      exporter={false}
+    >
+      <DataTable rowClick="show" bulkActionButtons={false}>
+        <DataTable.Col source="name" />
+        <DataTable.Col source="organization_name" label="Organization">
+          <TextField source="organization_name" emptyText="— (standalone)" />
+        </DataTable.Col>
+        <DataTable.Col source="owner_email" label="Owner" />
+        <DataTable.Col source="plan" />
+        <DataTable.Col source="archived_at" label="State">
+          <ArchiveState />
+        </DataTable.Col>
+        <DataTable.NumberCol source="members_count" label="Members" field={NumberField} />
+        <DataTable.NumberCol source="links_count" label="Links" field={NumberField} />
+        <DataTable.Col source="created_at" label="Created" field={DateField} />
+      </DataTable>
+    </List>
+  );
+}
+
+function TeamShow() {
+  return (
+    <Show>
+      <SimpleShowLayout>
+        <TextField source="name" />
+        <TextField source="slug" />
+        <ReferenceField
+          source="organization_id"
+          reference="organizations"
+          link="show"
+          label="Organization"
+          emptyText="— (standalone)"
+        >
+          <TextField source="name" />
+        </ReferenceField>
+        <OwnerField label="Owner" />
+        <TextField source="plan" />
+        <ArchiveState label="State" />
+        <NumberField source="links_count" label="Links" />
+        <ReferenceManyField
+          reference="team_members"
+          target="team_id"
+          sort={{ field: 'created_at', order: 'ASC' }}
+          perPage={100}
+          label="Members"
+        >
+          <DataTable bulkActionButtons={false} rowClick={false}>
+            <DataTable.Col source="email">
+              <ReferenceField source="user_id" reference="users" link="show">
+                <TextField source="email" />
+              </ReferenceField>
+            </DataTable.Col>
+            <DataTable.Col source="name" />
+            <DataTable.Col source="role" />
+            <DataTable.Col source="created_at" label="Since" field={DateField} />
+          </DataTable>
+        </ReferenceManyField>
+      </SimpleShowLayout>
+    </Show>
+  );
+}
+
+export const organizations = { list: OrganizationList, show: OrganizationShow };
+export const teams = { list: TeamList, show: TeamShow };
