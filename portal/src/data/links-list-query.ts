@@ -1,3 +1,4 @@
+import { orgPermissionsOf, type OrgPermission } from '@shortlane/shared/permissions.ts';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
@@ -243,6 +244,8 @@ export interface OrganizationBySlug {
   accountId: string;
   /** Owner, or a role holding 'teams': viewers' teams stay choosable (link-creation 5). */
   canManageTeams: boolean;
+  /** The organization permissions the user holds there: all for the owner, else their role's. */
+  permissions: readonly OrgPermission[];
 }
 
 /** The organization organization/{org} (null when not visible to the user). */
@@ -262,14 +265,20 @@ export function useOrganizationBySlugQuery(orgSlug: string) {
       const row = result.error ? unwrap(result) : result.data;
       if (!row) return null;
       const ownRole = row.organization_users.find((member) => member.user_id === userId)?.role;
+      const permissions = orgPermissionsOf(
+        {
+          owner: { id: row.account?.owner_id ?? '' },
+          role: ownRole ? { permissions: ownRole.permissions.map((name) => ({ name })) } : null,
+          teams: [],
+        },
+        userId!,
+      );
       return {
         id: row.id,
         slug: row.slug,
         accountId: row.account_id,
-        canManageTeams:
-          row.account?.owner_id === userId ||
-          // Permission names are compared lower-cased, as shared/permissions does.
-          (ownRole?.permissions ?? []).some((name) => name.toLowerCase() === 'teams'),
+        canManageTeams: permissions.has('teams'),
+        permissions: [...permissions],
       };
     },
     enabled: userId != null,

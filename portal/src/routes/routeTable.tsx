@@ -464,7 +464,11 @@ function organizationRoutes(): PageRoute[] {
     },
     org('org.settings.profile', 'Organization profile', "The organization's name and picture."),
     org('org.settings.users', 'Organization users', 'People in the organization and their roles.'),
-    org('org.settings.roles', 'Roles', 'Roles and the permissions each grants.'),
+    {
+      name: 'org.settings.roles',
+      guards: DEVELOPER,
+      screen: page(() => import('../features/organization/RolesPage.tsx')),
+    },
     org('org.settings.sso', 'Single sign-on', "The organization's single sign-on settings."),
     org(
       'org.settings.domains',
