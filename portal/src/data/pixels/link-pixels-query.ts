@@ -5,12 +5,12 @@ import { useUserId } from '../use-user-id.ts';
 import { pixelKeys } from './keys.ts';
 
 /** The ids of the pixels a link fires (public.alias_pixels, under its policies). */
-export function useLinkPixelsQuery(aliasId: string) {
+export function useLinkPixelsQuery(aliasId: string, enabled = true) {
   const supabase = useSupabase();
   const userId = useUserId();
   return useQuery({
     queryKey: pixelKeys.link(userId ?? '', aliasId),
-    enabled: userId != null,
+    enabled: enabled && userId != null,
     queryFn: async (): Promise<string[]> => {
       const rows = unwrap(
         await supabase.from('alias_pixels').select('pixel_id').eq('alias_id', aliasId),
