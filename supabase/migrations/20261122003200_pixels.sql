@@ -21,7 +21,7 @@
 -- 1. Tables.
 
 create function app.pixel_providers() returns text[]
-language sql immutable
+language sql immutable security definer
 set search_path = ''
 as $$
   select array['meta', 'google_ads', 'linkedin', 'tiktok']::text[]
@@ -31,7 +31,7 @@ $$;
 -- forms): Meta's pixel id, Google Ads' conversion id (the AW- tag id), LinkedIn's partner id,
 -- TikTok's pixel code. Anything else is refused; nothing but these characters ever reaches a page.
 create function app.pixel_id_valid(p_provider text, p_pixel_id text) returns boolean
-language sql immutable
+language sql immutable security definer
 set search_path = ''
 as $$
   select coalesce(case p_provider
@@ -43,7 +43,7 @@ as $$
 $$;
 
 create function app.pixel_id_format(p_provider text) returns text
-language sql immutable
+language sql immutable security definer
 set search_path = ''
 as $$
   select case p_provider
