@@ -22,10 +22,12 @@
  *   with the route that answered; HEAD (link checkers) and every page record nothing;
  * - a link with retargeting pixels: a GET from a browser that did not opt out (pixels.ts) gets
  *   a 200 page that fires them and then goes to that same location; the click is recorded
- *   there and then, once, as for the redirect (the page goes to the destination directly).
+ *   there and then, once, as for the redirect (the page goes to the destination directly);
+ * - `/opt-out.html`: the domain's privacy opt-out page (opt-out.ts); it records nothing.
  */
 import { matchRoute, type RedirectRoute, type RouteVisitor } from '../../../shared/src/routing.ts';
 import { destinationFor, visitorPairs } from './destination.ts';
+import { isOptOutPath, optOutResponse } from './opt-out.ts';
 import { type PageKind, pageResponse, previewResponse } from './pages.ts';
 import type { DomainFacts, LinkFacts, Resolved } from './resolve.ts';
 import { parseRoute } from './route.ts';
@@ -130,7 +132,11 @@ export function createRedirectHandler(deps: RedirectDependencies) {
         ? redirect(domain.rootRedirectUrl, 302)
         : pageResponse('home', head);
     }
-    if (route.kind === 'unknown' || !link) return notFound(domain, 'not-found', head);
+    if (route.kind === 'unknown' || !link) {
+      if (route.kind === 'unknown' && isOptOutPath(url.pathname))
+        return optOutResponse(request, url, head);
+      return notFound(domain, 'not-found', head);
+    }
 
     const now = deps.now();
     const unavailable = unavailablePage(link, now);

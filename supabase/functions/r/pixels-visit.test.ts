@@ -94,3 +94,34 @@ Deno.test('attaching and removing a pixel reaches a link already in the cache', 
     assert.equal(after.headers.get('location'), 'https://example.com/warm');
   }),
 );
+
+Deno.test(
+  'a short domain’s opt-out page keeps the choice, and the pixels are skipped with it',
+  () =>
+    withScene({}, async (scene, redirector) => {
+      const aliasId = await scene.link('optout', 'https://example.com/optout');
+      await attach(scene, aliasId, await addPixel(scene, 'tiktok', 'ABCDEFGHIJ0123456789'));
+      const page = await redirector.handler(visit(scene, '/opt-out.html'));
+      assert.equal(page.status, 200);
+      assert.equal(page.headers.get('set-cookie'), null, 'looking records nothing');
+      assert.match(await page.text(), /href="\?opt_out=true">Opt out</);
+
+      const chosen = await redirector.handler(visit(scene, '/opt-out.html?opt_out=true'));
+      const cookie = chosen.headers.get('set-cookie') ?? '';
+      assert.match(
+        cookie,
+        /^tinyStrictPrivate=true; expires=Fri, 31 Dec 9999 23:59:59 GMT; path=\//,
+      );
+      assert.match(await chosen.text(), /Opt back in/);
+
+      const visitWith = (cookieHeader: string) =>
+        redirector.handler(
+          visit(scene, '/optout', { headers: { 'user-agent': CHROME, cookie: cookieHeader } }),
+        );
+      const skipped = await visitWith(cookie.split(';')[0]!);
+      assert.equal(skipped.status, 302);
+      const fired = await visitWith('tinyStrictPrivate=false');
+      assert.equal(fired.status, 200);
+      await fired.body?.cancel();
+    }),
+);

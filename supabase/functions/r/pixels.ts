@@ -17,6 +17,7 @@ import { isBotUserAgent } from '../_shared/clicks/user-agent.ts';
 import { type LinkPixel, parseLinkPixel, type PixelProvider } from '../../../shared/src/pixels.ts';
 import { readStrictPrivate } from '../../../shared/src/privacy-cookie.ts';
 import { Memo } from './memo.ts';
+import { OPT_OUT_PATH } from './opt-out.ts';
 import { escapeHtml, PAGE_HEADERS } from './pages.ts';
 
 /** How long the page waits for the pixels before it goes on (script), and the meta refresh's. */
@@ -188,6 +189,7 @@ ${parts.map((part) => part.head).join('\n')}
 <main>
 <h1>Redirecting to ${escapeHtml(host)}</h1>
 <p>If nothing happens, <a href="${href}" rel="noreferrer">continue to ${escapeHtml(host)}</a>.</p>
+<p><a href="${OPT_OUT_PATH}">Opt out of tracking on these short links</a></p>
 ${noscript.length > 0 ? `<noscript>${noscript.join('')}</noscript>` : ''}
 </main>
 </body>
