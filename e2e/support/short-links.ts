@@ -53,3 +53,47 @@ export function openShortLink(
 ): Promise<{ status: number; location: string | undefined }> {
   return openShortUrl(stackShortUrl(host, alias));
 }
+
+/**
+ * Serves a browser's request for a short URL from the stack (for `page.route`): the same
+ * loopback request as openShortUrl, with the browser's own headers (DNT, cookies…) and a desktop
+ * browser's User-Agent (headless Chromium's is a robot's), answered as the stack answered it.
+ */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length']);
+
+export function fetchShortUrl(
+  address: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer }> {
+  const url = new URL(address);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        headers: { ...headers, host: url.host, 'user-agent': DESKTOP_CHROME },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const answered: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) {
+            // The body is handed over whole: the connection's own framing does not apply.
+            if (HOP_BY_HOP.has(name)) continue;
+            if (value !== undefined)
+              answered[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: answered,
+            body: Buffer.concat(chunks),
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}

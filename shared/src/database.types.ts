@@ -156,6 +156,56 @@ export type Database = {
         };
         Relationships: [];
       };
+      alias_pixels: {
+        Row: {
+          account_id: string;
+          alias_id: string;
+          created_at: string;
+          pixel_id: string;
+        };
+        Insert: {
+          account_id: string;
+          alias_id: string;
+          created_at?: string;
+          pixel_id: string;
+        };
+        Update: {
+          account_id?: string;
+          alias_id?: string;
+          created_at?: string;
+          pixel_id?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'alias_pixels_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'alias_pixels_alias_id_fkey';
+            columns: ['alias_id'];
+            isOneToOne: false;
+            referencedRelation: 'aliases';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'alias_pixels_alias_id_fkey';
+            columns: ['alias_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_aliases';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'alias_pixels_pixel_id_fkey';
+            columns: ['pixel_id'];
+            isOneToOne: false;
+            referencedRelation: 'pixels';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       alias_route_rules: {
         Row: {
           account_id: string;
@@ -1727,6 +1777,47 @@ export type Database = {
           word?: string;
         };
         Relationships: [];
+      };
+      pixels: {
+        Row: {
+          account_id: string;
+          created_at: string;
+          created_by: string | null;
+          id: string;
+          name: string;
+          pixel_id: string;
+          provider: string;
+          updated_at: string;
+        };
+        Insert: {
+          account_id: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          name: string;
+          pixel_id: string;
+          provider: string;
+          updated_at?: string;
+        };
+        Update: {
+          account_id?: string;
+          created_at?: string;
+          created_by?: string | null;
+          id?: string;
+          name?: string;
+          pixel_id?: string;
+          provider?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'pixels_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
       };
       plan_prices: {
         Row: {
@@ -3476,6 +3567,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      set_link_pixels: { Args: { p_alias_id: string; p_pixel_ids: string[] }; Returns: string[] };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };

@@ -351,12 +351,11 @@ function settingsRoutes(): PageRoute[] {
       'Domain settings',
       'Redirects and options of one of your domains.',
     ),
-    settings(
-      'settings.pixelScripts',
-      'Custom pixel scripts',
-      'Tracking pixels that run when your short links are visited.',
-      verified,
-    ),
+    {
+      name: 'settings.pixelScripts',
+      guards: verified,
+      screen: page(() => import('../features/pixels/PixelScriptsPage.tsx')),
+    },
     settings(
       'settings.usage',
       'Account usage',

@@ -190,6 +190,7 @@ export interface components {
       tags?: string[] | null;
       /** @description When the link stops working, an ISO 8601 timestamp at least 5 minutes ahead (plan feature manage_expiration). */
       expires_at?: string | null;
+      pixels?: string[] | null;
     };
     LinkUpdate: {
       /** @description A new destination (change_long_url). */
@@ -201,6 +202,8 @@ export interface components {
       tags?: string[];
       /** @description A new expiry, or null to remove it. */
       expires_at?: string | null;
+      /** @description Ids of the account's retargeting pixels a visit fires (at most 10); replaces the link's. */
+      pixels?: string[];
     };
     LinkArchive: {
       /** @default true */
@@ -228,6 +231,8 @@ export interface components {
       description: string | null;
       expires_at: string | null;
       created_at: string;
+      /** @description Ids of the retargeting pixels a visit fires. */
+      pixels: string[];
     };
     LinkPage: {
       data: components['schemas']['Link'][];

@@ -132,8 +132,10 @@ export function createApiApp(deps: ApiDependencies): Hono {
       const { text, body } = await readJsonBody(c.req.raw);
       // The portal's rules and messages first; then what the API does not take (team, the
       // guest's anti_robot_token and ccpa_accepted) is refused by the API's own schema.
-      const input = await validateLinkRequest(body, deps.now());
-      validate(linkCreateBody, body);
+      // Pixels are the API's own field; the portal's rules read the rest.
+      const { pixels: _pixels, ...linkFields } = (body ?? {}) as Record<string, unknown>;
+      const input = await validateLinkRequest(linkFields, deps.now());
+      const { pixels } = validate(linkCreateBody, body);
       // Our own and banned domains are the database's to refuse (create_link, as for the portal).
       const destination = input.destination;
       const answer = await oncePerKey(context.tokenId, key, `POST /v1/links\n${text}`, (record) =>
@@ -150,6 +152,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
               expiresAt: input.expiresAt,
             },
             base,
+            pixels,
           );
           const result = { status: 201, body: created };
           await record(tx, result);
@@ -239,6 +242,7 @@ export function createApiApp(deps: ApiDependencies): Hono {
               description: changes.description,
               tags: changes.tags,
               expiresAt: changes.expires_at,
+              pixels: changes.pixels,
             },
             base,
           ),

@@ -26,6 +26,7 @@ export interface ApiLink {
   description: string | null;
   expires_at: string | null;
   created_at: string;
+  pixels: string[];
 }
 
 interface LinkRow {
@@ -39,6 +40,7 @@ interface LinkRow {
   expires_at: Date | null;
   created_at: Date;
   cursor_at: string;
+  pixels: string[];
 }
 
 /** Runs `work` as the token's creator, as PostgREST would run their own request. */
@@ -63,6 +65,7 @@ function toApiLink(row: LinkRow, base: ShortUrlBase): ApiLink {
     description: row.description,
     expires_at: row.expires_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
+    pixels: row.pixels,
   };
 }
 
@@ -71,7 +74,9 @@ function selectLinks(tx: CallerSql, accountId: string, where: ReturnType<CallerS
     select a.id, u.url, d.domain::text as domain, a.alias::text as alias, a.status,
       a.description, a.expires_at, a.created_at, a.created_at::text as cursor_at,
       array(select t.name::text from public.alias_tags at join public.tags t on t.id = at.tag_id
-            where at.alias_id = a.id order by t.name) as tags
+            where at.alias_id = a.id order by t.name) as tags,
+      array(select x.pixel_id::text from public.alias_pixels x where x.alias_id = a.id
+            order by x.pixel_id) as pixels
     from public.aliases a
     join public.long_urls u on u.id = a.long_url_id
     join public.domains d on d.id = a.domain_id
@@ -182,11 +187,18 @@ export async function listLinks(
 }
 
 /** create_link for the token's account (a team's links carry the team's organization). */
+/** The link's pixels replaced (set_link_pixels: the account's own, by those who manage it). */
+async function setPixels(tx: CallerSql, id: string, pixels: readonly string[] | null | undefined) {
+  if (pixels === undefined || pixels === null) return;
+  await tx`select public.set_link_pixels(${id}::uuid, ${pixels as string[]}::uuid[])`;
+}
+
 export async function createLink(
   tx: CallerSql,
   context: TokenContext,
   draft: LinkDraft,
   base: ShortUrlBase,
+  pixels?: readonly string[] | null,
 ): Promise<ApiLink> {
   const items = await insertLink(tx, draft, {
     accountId: context.accountId,
@@ -194,6 +206,7 @@ export async function createLink(
   });
   const id = items[0]?.aliases[0]?.id;
   if (typeof id !== 'string') throw new Error('create_link answered no alias id');
+  await setPixels(tx, id, pixels);
   return await readLink(tx, context, id, base);
 }
 
@@ -204,6 +217,8 @@ export interface LinkChanges {
   tags?: string[];
   /** undefined: unchanged; null: removed. */
   expiresAt?: string | null;
+  /** undefined: unchanged; otherwise the link's pixels from now on. */
+  pixels?: string[];
 }
 
 export async function updateLink(
@@ -222,6 +237,7 @@ export async function updateLink(
     p_expires_at => ${changes.expiresAt ?? null}::timestamptz,
     p_remove_expiry => ${changes.expiresAt === null},
     p_description => ${changes.description ?? null})`;
+  await setPixels(tx, id, changes.pixels);
   return await readLink(tx, context, id, base);
 }
 

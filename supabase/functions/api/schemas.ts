@@ -14,6 +14,12 @@ export const DEFAULT_PAGE_SIZE = 50;
 
 const nullableText = (description: string) => z.string().nullish().meta({ description });
 
+/** Retargeting pixels by id (the account's, settings/pixel-scripts): a visit fires them. */
+const pixelIds = z.array(z.uuid()).max(10).meta({
+  description:
+    "Ids of the account's retargeting pixels a visit fires (at most 10); replaces the link's.",
+});
+
 export const linkCreateBody = z
   .object({
     url: z.string().meta({ description: 'The destination: an http or https URL.' }),
@@ -29,6 +35,7 @@ export const linkCreateBody = z
     expires_at: nullableText(
       'When the link stops working, an ISO 8601 timestamp at least 5 minutes ahead (plan feature manage_expiration).',
     ),
+    pixels: pixelIds.nullish(),
   })
   .strict();
 
@@ -43,6 +50,7 @@ export const linkUpdateBody = z
       .nullable()
       .optional()
       .meta({ description: 'A new expiry, or null to remove it.' }),
+    pixels: pixelIds.optional(),
   })
   .strict();
 
@@ -105,6 +113,7 @@ export const link = z.object({
   description: z.string().nullable(),
   expires_at: z.string().nullable(),
   created_at: z.string(),
+  pixels: z.array(z.uuid()).meta({ description: 'Ids of the retargeting pixels a visit fires.' }),
 });
 
 export const linkPage = z.object({ data: z.array(link), next_cursor: z.string().nullable() });

@@ -21,6 +21,7 @@ import { checkAccounts, RedirectAllowance, watchAccountLimits } from './allowanc
 import { captureClick, clickWriter, type CapturedClick } from './clicks.ts';
 import { createRedirectHandler } from './handler.ts';
 import { IpBlockList, loadIpBlocks } from './ip-blocks.ts';
+import { pixelPageResponse, pixelsWanted } from './pixels.ts';
 import { LinkResolver, lookupLinks, requestHost, type Resolved } from './resolve.ts';
 import { VisitorReader } from './visitor.ts';
 
@@ -104,6 +105,8 @@ export async function startRedirector(options: RedirectorOptions): Promise<Redir
     visitor: (request, url, routes, at) => visitors.read(request, url, routes, at),
     record: (click) => buffer.push(click),
     now,
+    pixelsWanted,
+    pixelPage: (pixels, location) => pixelPageResponse(pixels, location),
   });
 
   return {

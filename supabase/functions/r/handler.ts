@@ -19,10 +19,15 @@
  *   (shared/src/routing.ts), else the link's destination, completed as destination.ts says, with
  *   the domain's status: 302 by default, 301 where the domain asks for it (a link with routes
  *   always answers 302: a browser must not keep one visitor's route). A GET records a click
- *   with the route that answered; HEAD (link checkers) and every page record nothing.
+ *   with the route that answered; HEAD (link checkers) and every page record nothing;
+ * - a link with retargeting pixels: a GET from a browser that did not opt out (pixels.ts) gets
+ *   a 200 page that fires them and then goes to that same location; the click is recorded
+ *   there and then, once, as for the redirect (the page goes to the destination directly);
+ * - `/opt-out.html`: the domain's privacy opt-out page (opt-out.ts); it records nothing.
  */
 import { matchRoute, type RedirectRoute, type RouteVisitor } from '../../../shared/src/routing.ts';
 import { destinationFor, visitorPairs } from './destination.ts';
+import { isOptOutPath, optOutResponse } from './opt-out.ts';
 import { type PageKind, pageResponse, previewResponse } from './pages.ts';
 import type { DomainFacts, LinkFacts, Resolved } from './resolve.ts';
 import { parseRoute } from './route.ts';
@@ -52,6 +57,10 @@ export interface RedirectDependencies {
   /** Queues a click for the batch writer; must not block or throw. */
   record(click: CapturedClick): void;
   now(): number;
+  /** Whether the visitor gets a link's pixels (asked only for links that have some). */
+  pixelsWanted(request: Request): boolean;
+  /** The page that fires the pixels, then goes to the location. */
+  pixelPage(pixels: LinkFacts['pixels'], location: string): Response;
 }
 
 const REDIRECT_CACHE_CONTROL: Record<301 | 302, string> = {
@@ -123,7 +132,11 @@ export function createRedirectHandler(deps: RedirectDependencies) {
         ? redirect(domain.rootRedirectUrl, 302)
         : pageResponse('home', head);
     }
-    if (route.kind === 'unknown' || !link) return notFound(domain, 'not-found', head);
+    if (route.kind === 'unknown' || !link) {
+      if (route.kind === 'unknown' && isOptOutPath(url.pathname))
+        return optOutResponse(request, url, head);
+      return notFound(domain, 'not-found', head);
+    }
 
     const now = deps.now();
     const unavailable = unavailablePage(link, now);
@@ -149,6 +162,8 @@ export function createRedirectHandler(deps: RedirectDependencies) {
       if (link.clicks !== null)
         redirectsSinceLoad.set(link, (redirectsSinceLoad.get(link) ?? 0) + 1);
       deps.record(deps.capture(request, url, link.aliasId, now, matched?.id ?? null));
+      if (link.pixels.length > 0 && deps.pixelsWanted(request))
+        return deps.pixelPage(link.pixels, location);
     }
     return redirect(location, link.routes.length > 0 ? 302 : domain.redirectStatus);
   };

@@ -134,6 +134,17 @@ function respond(status: number, html: string, head: boolean, headers: HeadersIn
   return new Response(head ? null : html, { status, headers: merged });
 }
 
+/** A page of this look with its own heading and body (HTML the caller has escaped). */
+export function htmlPageResponse(
+  status: number,
+  title: string,
+  body: string,
+  head = false,
+  headers: HeadersInit = {},
+): Response {
+  return respond(status, document(title, body), head, headers);
+}
+
 /** The page for a reason; HEAD gets the same status and headers without the body. */
 export function pageResponse(kind: PageKind, head = false, headers: HeadersInit = {}): Response {
   const { status, title, message } = PAGES[kind];

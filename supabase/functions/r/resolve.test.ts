@@ -117,3 +117,16 @@ Deno.test(
     assert.deepEqual(resolvedFromRow(row({})).link?.routes, []);
   },
 );
+
+Deno.test('a link’s pixels come with it; one without the provider’s format is left out', () => {
+  const pixels = (value: unknown[] | null) => resolvedFromRow(row({ pixels: value })).link?.pixels;
+  assert.deepEqual(pixels(null), []);
+  assert.deepEqual(
+    pixels([
+      { provider: 'meta', id: '123456789012345' },
+      { provider: 'meta', id: '1");alert(1);//' },
+      { provider: 'nope', id: '1234' },
+    ]),
+    [{ provider: 'meta', id: '123456789012345' }],
+  );
+});

@@ -7,6 +7,7 @@
  */
 import { LinkCache, linkCacheKey } from '../_shared/clicks/cache.ts';
 import type { Sql } from '../_shared/sql.ts';
+import { type LinkPixel, parseLinkPixel } from '../../../shared/src/pixels.ts';
 import type { RedirectRoute } from '../../../shared/src/routing.ts';
 
 export interface DomainFacts {
@@ -32,6 +33,8 @@ export interface LinkFacts {
   routes: readonly RedirectRoute[];
   /** The link's clicks when it was loaded, for rules on the number of clicks; else null. */
   clicks: number | null;
+  /** The retargeting pixels a visit fires (cached with the link, dropped with it); usually none. */
+  pixels: readonly LinkPixel[];
 }
 
 export interface Resolved {
@@ -60,6 +63,16 @@ export interface ResolvedRow {
   routes: RedirectRoute[] | null;
   /** Only for links with a rule on the number of clicks (bigint: text from the driver). */
   clicks: string | number | null;
+  /** The link's pixels (app.link_pixels: [{provider, id}]), or null when it has none. */
+  pixels?: unknown[] | null;
+}
+
+const NO_PIXELS: readonly LinkPixel[] = Object.freeze([]);
+
+/** Pixels as stored, checked again: only an id of the provider's format may reach a page. */
+function pixelsOf(rows: unknown[] | null | undefined): readonly LinkPixel[] {
+  if (!rows || rows.length === 0) return NO_PIXELS;
+  return rows.flatMap((row) => parseLinkPixel(row) ?? []);
 }
 
 function isHttpUrl(text: string): boolean {
@@ -101,6 +114,7 @@ export function resolvedFromRow(row: ResolvedRow): Resolved {
       // Never send a visitor to something that is not a web address, whatever got stored.
       routes: (row.routes ?? []).filter((route) => isHttpUrl(route.url)),
       clicks: row.clicks === null || row.clicks === undefined ? null : Number(row.clicks),
+      pixels: pixelsOf(row.pixels),
     },
   };
 }

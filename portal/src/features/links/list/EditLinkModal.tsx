@@ -17,6 +17,7 @@ import {
   type LinkEditValues,
 } from './linkEdit.ts';
 import { READABLE_INPUT_STYLES } from './readableStyles.ts';
+import { LinkPixels } from './LinkPixels.tsx';
 import { RouteBuilder } from './RouteBuilder.tsx';
 
 /** What the link's plan allows; undefined when not known here (the server still decides). */
@@ -72,7 +73,7 @@ interface EditLinkModalProps {
 
 /**
  * Edit a link: alias, destination (paid), tags, expiry, a description for organization links,
- * and its redirect rules where the plan has them.
+ * its redirect rules where the plan has them, and the retargeting pixels it fires.
  */
 export function EditLinkModal({ link, allowances = {}, onClose }: EditLinkModalProps) {
   const notify = useNotify();
@@ -200,6 +201,7 @@ export function EditLinkModal({ link, allowances = {}, onClose }: EditLinkModalP
       {/* Its own form and save: the rules are a list saved at once, not fields of update_link. */}
       <Stack mt="lg">
         <RouteBuilder link={link} />
+        <LinkPixels link={link} />
       </Stack>
     </Modal>
   );
