@@ -98,7 +98,7 @@ beforeAll(async () => {
   gateway = createGateway(config, {
     auth: notImplemented,
     storage: notImplemented,
-    functionsPort: functions.port,
+    functions: functions.route,
   });
   await listen(gateway, config.gatewayPort);
   base = `http://127.0.0.1:${config.gatewayPort}/functions/v1`;

@@ -1,0 +1,128 @@
+import http from 'node:http';
+
+/**
+ * One HTTP hop to a loopback service (PostgREST, a function's Deno process), as cheap as Node
+ * makes it: headers travel as flat raw [name, value, …] lists both ways (building and
+ * re-validating header objects was a measurable share of the CPU per request), connections are
+ * kept alive, and a request without a body is ended at once rather than piped.
+ */
+
+/**
+ * Headers that describe one connection, not the message (RFC 9110 §7.6.1): a proxy drops them,
+ * and any the Connection header names. Transfer-Encoding stays: Node decodes the body and frames
+ * it again on the next leg, and the header tells that leg to chunk.
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'upgrade',
+]);
+
+/** The names the message's Connection header lists, lower-cased (usually none). */
+function connectionOptions(rawHeaders: readonly string[]): Set<string> | undefined {
+  let named: Set<string> | undefined;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() !== 'connection') continue;
+    for (const token of rawHeaders[i + 1]!.split(',')) {
+      const name = token.trim().toLowerCase();
+      if (name && name !== 'close' && name !== 'keep-alive') (named ??= new Set()).add(name);
+    }
+  }
+  return named;
+}
+
+/**
+ * `rawHeaders` without hop-by-hop headers and without those `drop` refuses (given the lower-cased
+ * name and the value), followed by `append`.
+ */
+export function forwardHeaders(
+  rawHeaders: readonly string[],
+  drop?: (name: string, value: string) => boolean,
+  append: readonly string[] = [],
+): string[] {
+  const named = connectionOptions(rawHeaders);
+  const headers: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    const value = rawHeaders[i + 1]!;
+    if (HOP_BY_HOP.has(name) || named?.has(name) || drop?.(name, value)) continue;
+    headers.push(rawHeaders[i]!, value);
+  }
+  for (const entry of append) headers.push(entry);
+  return headers;
+}
+
+export interface Upstream {
+  port: number;
+  /** Path and query as the upstream is to receive them. */
+  path: string;
+  /** Flat raw list, hop-by-hop headers already dropped (forwardHeaders). */
+  headers: readonly string[];
+  agent: http.Agent;
+  /** The response headers to send, from the upstream's (hop-by-hop headers already dropped). */
+  responseHeaders?: (rawHeaders: string[]) => string[];
+  /** The upstream failed before answering: the caller answers for it (`res` is untouched). */
+  onFailure: (error: Error) => void;
+}
+
+/** A body may follow: anything but a bodiless GET/HEAD/DELETE/OPTIONS. */
+function hasBody(req: http.IncomingMessage): boolean {
+  return req.headers['content-length'] !== undefined
+    ? req.headers['content-length'] !== '0'
+    : req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * The upstream answered before taking the whole request body (it refused an upload without
+ * reading it): the rest is read and thrown away, so that the client, still sending, reads the
+ * answer instead of a reset, and the answer says `Connection: close` (the connection ends once
+ * the answer is out), as serveWebRequest does with a rest it will not wait for.
+ */
+function settleUnreadBody(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.shouldKeepAlive = false;
+  req.resume();
+}
+
+/** Sends `req` to the upstream and its answer to `res`. */
+export function proxy(req: http.IncomingMessage, res: http.ServerResponse, to: Upstream): void {
+  const upstream = http.request({
+    host: '127.0.0.1',
+    port: to.port,
+    method: req.method,
+    path: to.path,
+    // Node sends a list as given (it adds no Host); the client's Host travels in it.
+    headers: to.headers as string[],
+    agent: to.agent,
+  });
+  let answered = false;
+  upstream.once('response', (answer) => {
+    answered = true;
+    if (!req.complete) {
+      req.unpipe(upstream);
+      settleUnreadBody(req, res);
+      // The request was cut short: this connection cannot carry another one.
+      answer.once('end', () => upstream.destroy());
+    }
+    const headers = forwardHeaders(answer.rawHeaders);
+    res.writeHead(answer.statusCode ?? 502, to.responseHeaders?.(headers) ?? headers);
+    answer.pipe(res);
+    answer.once('error', () => res.destroy());
+  });
+  upstream.once('error', (error) => {
+    // Once answered, a failure only means the upstream stopped reading the body it refused.
+    if (answered) return;
+    if (res.headersSent) res.destroy();
+    else to.onFailure(error);
+  });
+  res.once('close', () => {
+    // The client went away before its answer was complete: the upstream need not go on.
+    if (!res.writableFinished) upstream.destroy();
+  });
+  if (hasBody(req)) req.pipe(upstream);
+  else upstream.end();
+}
