@@ -79,13 +79,14 @@ function hasBody(req: http.IncomingMessage): boolean {
 
 /**
  * The upstream answered before taking the whole request body (it refused an upload without
- * reading it): the rest is read and thrown away, so that the client, still sending, reads the
- * answer instead of a reset, and the answer says `Connection: close` (the connection ends once
- * the answer is out), as serveWebRequest does with a rest it will not wait for.
+ * reading it): the rest is read and thrown away, and the answer ends only once the client has
+ * sent it all. Closing earlier would leave its bytes unread on the socket, and the reset that
+ * follows can destroy the answer before the client reads it; waiting keeps the connection usable.
  */
-function settleUnreadBody(req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.shouldKeepAlive = false;
+function endAfterBody(req: http.IncomingMessage, res: http.ServerResponse): void {
   req.resume();
+  if (req.complete) res.end();
+  else req.once('end', () => res.end());
 }
 
 /** Sends `req` to the upstream and its answer to `res`. */
@@ -102,16 +103,18 @@ export function proxy(req: http.IncomingMessage, res: http.ServerResponse, to: U
   let answered = false;
   upstream.once('response', (answer) => {
     answered = true;
-    if (!req.complete) {
-      req.unpipe(upstream);
-      settleUnreadBody(req, res);
-      // The request was cut short: this connection cannot carry another one.
-      answer.once('end', () => upstream.destroy());
-    }
+    const cut = !req.complete;
+    if (cut) req.unpipe(upstream);
     const headers = forwardHeaders(answer.rawHeaders);
     res.writeHead(answer.statusCode ?? 502, to.responseHeaders?.(headers) ?? headers);
-    answer.pipe(res);
+    answer.pipe(res, { end: !cut });
     answer.once('error', () => res.destroy());
+    if (cut)
+      answer.once('end', () => {
+        // The request was cut short: the upstream connection cannot carry another one.
+        upstream.destroy();
+        endAfterBody(req, res);
+      });
   });
   upstream.once('error', (error) => {
     // Once answered, a failure only means the upstream stopped reading the body it refused.
