@@ -81,8 +81,6 @@ function functionHeaders(rawHeaders: string[], client: string): string[] {
   ]);
 }
 
-const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
 const badGateway = (res: http.ServerResponse) => () =>
   reply(res, 502, { message: 'An invalid response was received from the upstream server' });
 
@@ -154,7 +152,6 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
         port: config.postgrestPort,
         path: `${rest}${url.search}`,
         headers: restHeaders(req.rawHeaders, apiKey, clientOf(req)),
-        agent: upstreamAgent,
         responseHeaders: withCors,
         onFailure: badGateway(res),
       });

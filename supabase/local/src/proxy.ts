@@ -1,11 +1,18 @@
 import http from 'node:http';
+import { Agent, type Dispatcher } from 'undici';
 
 /**
  * One HTTP hop to a loopback service (PostgREST, a function's Deno process), as cheap as Node
  * makes it: headers travel as flat raw [name, value, …] lists both ways (building and
- * re-validating header objects was a measurable share of the CPU per request), connections are
- * kept alive, and a request without a body is ended at once rather than piped.
+ * re-validating header objects was a measurable share of the CPU per request) and connections
+ * are kept alive. A request without a body (a redirect, a REST read) goes through undici's
+ * dispatcher, which costs about a quarter less CPU than http.request and its streams; one with
+ * a body is streamed with http.request, whose handling of an answer that comes before the whole
+ * body is known (see endAfterBody).
  */
+
+const nodeAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+const dispatcher = new Agent({ connections: 256, pipelining: 1 });
 
 /**
  * Headers that describe one connection, not the message (RFC 9110 §7.6.1): a proxy drops them,
@@ -63,14 +70,13 @@ export interface Upstream {
   path: string;
   /** Flat raw list, hop-by-hop headers already dropped (forwardHeaders). */
   headers: readonly string[];
-  agent: http.Agent;
   /** The response headers to send, from the upstream's (hop-by-hop headers already dropped). */
   responseHeaders?: (rawHeaders: string[]) => string[];
   /** The upstream failed before answering: the caller answers for it (`res` is untouched). */
   onFailure: (error: Error) => void;
 }
 
-/** A body may follow: anything but a bodiless GET/HEAD/DELETE/OPTIONS. */
+/** A body follows the headers (by its length or its chunked framing). */
 function hasBody(req: http.IncomingMessage): boolean {
   return req.headers['content-length'] !== undefined
     ? req.headers['content-length'] !== '0'
@@ -91,6 +97,62 @@ function endAfterBody(req: http.IncomingMessage, res: http.ServerResponse): void
 
 /** Sends `req` to the upstream and its answer to `res`. */
 export function proxy(req: http.IncomingMessage, res: http.ServerResponse, to: Upstream): void {
+  // undici refuses Expect (it has no 100-continue): such a request takes the streaming path.
+  if (hasBody(req) || req.headers.expect !== undefined) streamed(req, res, to);
+  else bodiless(req, res, to);
+}
+
+function bodiless(req: http.IncomingMessage, res: http.ServerResponse, to: Upstream): void {
+  let abort: ((error?: Error) => void) | undefined;
+  let finished = false;
+  const handler: Dispatcher.DispatchHandler = {
+    onConnect(abortRequest) {
+      abort = abortRequest;
+    },
+    onHeaders(status, rawHeaders, resume) {
+      const names: string[] = [];
+      for (const entry of rawHeaders) names.push(entry.toString('latin1'));
+      const headers = forwardHeaders(names);
+      res.writeHead(status, to.responseHeaders?.(headers) ?? headers);
+      res.on('drain', resume);
+      return true;
+    },
+    onData(chunk) {
+      return res.write(chunk);
+    },
+    onComplete() {
+      finished = true;
+      res.end();
+    },
+    onError(error) {
+      finished = true;
+      if (res.headersSent) res.destroy();
+      else to.onFailure(error);
+    },
+  };
+  res.once('close', () => {
+    // The client went away before its answer was complete: the upstream need not go on.
+    if (!finished) abort?.();
+  });
+  try {
+    dispatcher.dispatch(
+      {
+        origin: `http://127.0.0.1:${to.port}`,
+        method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+        path: to.path,
+        // The client's Host travels in the list: undici adds none of its own then.
+        headers: to.headers as string[],
+        body: null,
+      },
+      handler,
+    );
+  } catch (error) {
+    // A request undici refuses to send (a header it does not allow): the upstream never saw it.
+    handler.onError?.(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+function streamed(req: http.IncomingMessage, res: http.ServerResponse, to: Upstream): void {
   const upstream = http.request({
     host: '127.0.0.1',
     port: to.port,
@@ -98,7 +160,7 @@ export function proxy(req: http.IncomingMessage, res: http.ServerResponse, to: U
     path: to.path,
     // Node sends a list as given (it adds no Host); the client's Host travels in it.
     headers: to.headers as string[],
-    agent: to.agent,
+    agent: nodeAgent,
   });
   let answered = false;
   upstream.once('response', (answer) => {
@@ -126,6 +188,5 @@ export function proxy(req: http.IncomingMessage, res: http.ServerResponse, to: U
     // The client went away before its answer was complete: the upstream need not go on.
     if (!res.writableFinished) upstream.destroy();
   });
-  if (hasBody(req)) req.pipe(upstream);
-  else upstream.end();
+  req.pipe(upstream);
 }

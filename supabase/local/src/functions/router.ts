@@ -18,8 +18,6 @@ export interface RouterDependencies {
   log: (line: string) => void;
 }
 
-const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
 /** Response headers as the front in-process wants them (the gateway puts its CORS headers). */
 export type ResponseHeaders = (rawHeaders: string[]) => string[];
 
@@ -96,7 +94,6 @@ export function createFunctionsRouter({
       port,
       path,
       headers,
-      agent: upstreamAgent,
       responseHeaders,
       onFailure: (error) => {
         log(`functions/${name}: request failed (${error.message}); the function ended or crashed`);
