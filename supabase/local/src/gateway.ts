@@ -84,6 +84,12 @@ function functionHeaders(rawHeaders: string[], client: string): string[] {
 const badGateway = (res: http.ServerResponse) => () =>
   reply(res, 502, { message: 'An invalid response was received from the upstream server' });
 
+/** The path and query of an absolute-form (or `*`) request target. */
+function pathAndQuery(target: string | undefined, origin: string): string {
+  const url = new URL(target ?? '/', origin);
+  return `${url.pathname}${url.search}`;
+}
+
 export function createGateway(config: StackConfig, services: GatewayServices): http.Server {
   const origin = `http://127.0.0.1:${config.gatewayPort}`;
   const validKeys = new Set([config.anonKey, config.serviceRoleKey]);
@@ -117,13 +123,15 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     });
 
   return http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', origin);
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
     if (services.functions && services.isShortDomain?.(host)) {
+      // The path as the visitor sent it, as Kong passes it on: r parses it once, itself.
+      const target = req.url?.startsWith('/') ? req.url : pathAndQuery(req.url, origin);
       const headers = functionHeaders(req.rawHeaders, clientOf(req));
-      services.functions(req, res, `/r${url.pathname}${url.search}`, headers, withCors);
+      services.functions(req, res, `/r${target}`, headers, withCors);
       return;
     }
+    const url = new URL(req.url ?? '/', origin);
     if (req.method === 'OPTIONS') {
       res.writeHead(200, CORS_HEADERS);
       res.end();
