@@ -1,21 +1,26 @@
 /**
  * Redirect benchmark: the `r` edge function served directly by Deno on a loopback port (no
- * gateway), loaded with autocannon (50 connections, 20 s per phase), beside a bare Deno server
- * answering a static 302 in the same run:
- *   1. the bare Deno 302 server (the ceiling for this machine);
- *   2. 1,000 hot links, every click recorded (target >= 25,000 req/s, p99 < 10 ms);
- *   3. 1,000 hot links with three redirect routes each (country, device, language) that no
+ * gateway), and the visitor's path through the stack (the gateway's port with the short domain's
+ * Host, as a browser reaches a short link locally), loaded with autocannon (50 connections, 20 s
+ * per phase), beside bare servers answering a static 302 in the same run:
+ *   1. the bare Deno and bare Node 302 servers (the ceiling for this machine);
+ *   2. the visitor's path, 1,000 hot links, flat out (target >= 40% of the bare Node server);
+ *   3. the visitor's path at a steady 2,000 req/s (target p99 < 10 ms);
+ *   4. r reached directly, the same hot links, every click recorded (target >= 25,000 req/s,
+ *      p99 < 10 ms);
+ *   5. 1,000 hot links with three redirect routes each (country, device, language) that no
  *      visitor of the load matches, so every rule is evaluated on every request (the
- *      evaluation must cost no database round trip: compare with phase 2);
- *   4. all-distinct aliases, i.e. link-cache misses (target >= 8,000 req/s);
+ *      evaluation must cost no database round trip: compare with phase 4);
+ *   6. all-distinct aliases, i.e. link-cache misses (target >= 8,000 req/s);
  * and after each `r` phase, the clicks recorded against the redirects served (they must match).
  * Prints its figures; it is not a timed test.
  *
  *   npm run bench:redirect
  *
- * Starts a stack of its own without the demo seed (ports 62321/62322/62324 and state dir
- * .local/bench-redirect, wiped first; override with the STACK_* variables), adds one account, one
- * domain and the links set-based, and stops everything at the end. Load goes to 127.0.0.1 only.
+ * Starts a stack of its own without the demo seed, in a child process as `stack:up` runs (ports
+ * 62321/62322/62324 and state dir .local/bench-redirect, wiped first; override with the STACK_*
+ * variables), adds one account, one domain and the links set-based, and stops everything at the
+ * end. Load goes to 127.0.0.1 only.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -25,12 +30,25 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { denoExecutable, NO_DOWNLOADS } from '../supabase/local/src/functions/deno.ts';
-import { startStack } from '../supabase/local/src/stack.ts';
+import {
+  spawnStack,
+  stackEnvOf,
+  stopLeftovers,
+  stopStack,
+  untilHealthy,
+} from './support/stack-process.ts';
 
-process.env.STACK_GATEWAY_PORT ??= '62321';
-process.env.STACK_DB_PORT ??= '62322';
-process.env.STACK_MAIL_PORT ??= '62324';
-process.env.STACK_WATCH_FUNCTIONS = 'false';
+const STACK_ENV = {
+  STACK_GATEWAY_PORT: process.env.STACK_GATEWAY_PORT || '62321',
+  STACK_DB_PORT: process.env.STACK_DB_PORT || '62322',
+  STACK_MAIL_PORT: process.env.STACK_MAIL_PORT || '62324',
+  STACK_STATE_DIR: path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR || '.local/bench-redirect'),
+  STACK_WATCH_FUNCTIONS: 'false',
+  STACK_SEED: 'false',
+  // The load names its visitors in X-Forwarded-For, as a CDN in front of the gateway would.
+  STACK_TRUSTED_PROXIES: '127.0.0.1',
+};
+Object.assign(process.env, STACK_ENV);
 
 const LOAD = {
   connections: 50,
@@ -41,7 +59,17 @@ const HOT_LINKS = 1_000;
 /** More than the link cache holds (10,000), cycled: every request is a miss. */
 const COLD_LINKS = positiveInt('BENCH_COLD_LINKS', 200_000);
 const DOMAIN = 'bench.localhost';
-const TARGETS = { hotRequestsPerSecond: 25_000, hotP99Ms: 10, coldRequestsPerSecond: 8_000 };
+const TARGETS = {
+  hotRequestsPerSecond: 25_000,
+  hotP99Ms: 10,
+  coldRequestsPerSecond: 8_000,
+  /** The visitor's path against the bare Node server, flat out. */
+  visitorShareOfBare: 0.4,
+  /** The visitor's path at STEADY_RATE req/s. */
+  steadyP99Ms: 10,
+};
+const STEADY_RATE = 2_000;
+const START_TIMEOUT_MS = 120_000;
 const USER_AGENTS = [
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
@@ -156,6 +184,11 @@ function serveWithDeno(args: string[], env: Record<string, string>): Promise<Ser
     env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return served(child);
+}
+
+/** Resolves once `child` prints the address it listens on. */
+function served(child: ChildProcess): Promise<Served> {
   let output = '';
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -184,6 +217,20 @@ function stop(served: Served | undefined): Promise<void> {
   });
 }
 
+const BARE_NODE_302 = `require('node:http')
+  .createServer((req, res) => {
+    res.writeHead(302, { Location: 'https://example.com/', 'Cache-Control': 'no-store' });
+    res.end();
+  })
+  .listen(0, '127.0.0.1', function () {
+    console.log('Listening on http://127.0.0.1:' + this.address().port + '/');
+  });`;
+
+/** A Node process running `script`; resolves once it listens. */
+function serveWithNode(script: string): Promise<Served> {
+  return served(spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
 const BARE_302 = `Deno.serve({ hostname: '127.0.0.1', port: 0 }, () =>
   new Response(null, { status: 302, headers: { Location: 'https://example.com/', 'Cache-Control': 'no-store' } }));`;
 
@@ -200,11 +247,16 @@ interface Figures {
   errors: number;
 }
 
-/** 50 connections for `seconds`; `pathFor(n)` gives the n-th request's path. */
+/**
+ * 50 connections for `seconds`; `pathFor(n)` gives the n-th request's path. With `rate`, the
+ * connections together send that many requests per second (the latency of a steady load),
+ * otherwise as many as are answered.
+ */
 async function load(
   port: number,
   seconds: number,
   pathFor: (n: number) => string,
+  rate?: number,
 ): Promise<Figures> {
   // n counts the requests built (each connection builds its next one when the answer comes).
   let n = 0;
@@ -213,6 +265,7 @@ async function load(
     url: `http://127.0.0.1:${port}`,
     connections: LOAD.connections,
     duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
     setupClient: (client) => {
       client.on('response', () => answered++);
     },
@@ -245,10 +298,10 @@ async function load(
   };
 }
 
-function describe(label: string, figures: Figures, bare?: Figures): string {
-  const ratio = bare
-    ? ` (${((figures.requestsPerSecond / bare.requestsPerSecond) * 100).toFixed(0)}% of bare Deno)`
-    : '';
+const share = (figures: Figures, of: Figures) => figures.requestsPerSecond / of.requestsPerSecond;
+
+function describe(label: string, figures: Figures, bare?: Figures, bareName = 'bare Deno'): string {
+  const ratio = bare ? ` (${(share(figures, bare) * 100).toFixed(0)}% of ${bareName})` : '';
   return `${label.padEnd(28)} ${thousands(figures.requestsPerSecond).padStart(7)} req/s${ratio}, p50 ${figures.p50} ms, p99 ${figures.p99} ms, ${thousands(figures.redirects)} redirects, ${figures.other} other answers, ${figures.errors} errors`;
 }
 
@@ -269,23 +322,25 @@ function accounting(clicks: number, figures: Figures): string {
 // --- Main -------------------------------------------------------------------------------------
 
 async function main() {
-  const config = loadConfig({
-    stateDir: path.resolve(REPO_ROOT, process.env.STACK_STATE_DIR ?? '.local/bench-redirect'),
-    seed: false,
-    externalDatabaseUrl: undefined,
-  });
+  const config = loadConfig({ externalDatabaseUrl: undefined });
+  await stopLeftovers(STACK_ENV);
   fs.rmSync(config.stateDir, { recursive: true, force: true });
   log(`starting a stack (no seed) on :${config.gatewayPort}, database :${config.dbPort}`);
-  const stack = await startStack(config, () => undefined);
-  const db = new pg.Client({ connectionString: stack.env.DB_URL });
+  const stack = spawnStack(STACK_ENV);
+  let db: pg.Client | undefined;
   let bare: Served | undefined;
+  let bareNode: Served | undefined;
   let redirector: Served | undefined;
   try {
+    await untilHealthy(stack, config, START_TIMEOUT_MS);
+    const stackEnv = stackEnvOf(config);
+    db = new pg.Client({ connectionString: stackEnv.DB_URL });
     await db.connect();
     log(`creating ${thousands(HOT_LINKS)} hot and ${thousands(COLD_LINKS)} cold links`);
     await createLinks(db);
 
     bare = await serveWithDeno(['eval', BARE_302], {});
+    bareNode = await serveWithNode(BARE_NODE_302);
     redirector = await serveWithDeno(
       [
         'run',
@@ -300,8 +355,8 @@ async function main() {
       ],
       {
         DENO_SERVE_ADDRESS: 'tcp:127.0.0.1:0',
-        SUPABASE_DB_URL: stack.env.DB_URL,
-        SUPABASE_URL: stack.env.SUPABASE_URL,
+        SUPABASE_DB_URL: stackEnv.DB_URL,
+        SUPABASE_URL: stackEnv.SUPABASE_URL,
         CLICK_IP_SALT: 'bench-redirect-click-ip-salt',
       },
     );
@@ -313,6 +368,27 @@ async function main() {
     await load(bare.port, LOAD.warmupSeconds, () => '/');
     const bareFigures = await load(bare.port, LOAD.durationSeconds, () => '/');
     log(describe('bare Deno static 302', bareFigures));
+    await load(bareNode.port, LOAD.warmupSeconds, () => '/');
+    const bareNodeFigures = await load(bareNode.port, LOAD.durationSeconds, () => '/');
+    log(describe('bare Node static 302', bareNodeFigures));
+
+    // The visitor's path: the stack's own gateway and r function, as a browser reaches them;
+    // right after the bare servers it is measured against, before the phases below leave
+    // Postgres busy with their clicks (vacuum, analyze) and skew what follows them.
+    const gateway = config.gatewayPort;
+    const visitorPath = (n: number) => `/h${n % HOT_LINKS}`;
+    await load(gateway, LOAD.warmupSeconds, visitorPath);
+    const beforeVisitor = await settledClicks(db);
+    const visitor = await load(gateway, LOAD.durationSeconds, visitorPath);
+    log(describe("visitor's path, hot links", visitor, bareNodeFigures, 'bare Node'));
+    const visitorClicks =
+      (await settledClicks(db, beforeVisitor + visitor.redirects)) - beforeVisitor;
+    log(`  ${accounting(visitorClicks, visitor)}`);
+    const beforeSteady = await settledClicks(db);
+    const steady = await load(gateway, LOAD.durationSeconds, visitorPath, STEADY_RATE);
+    log(describe(`visitor's path, ${thousands(STEADY_RATE)}/s`, steady));
+    const steadyClicks = (await settledClicks(db, beforeSteady + steady.redirects)) - beforeSteady;
+    log(`  ${accounting(steadyClicks, steady)}`);
 
     // Hot links: warm the cache (and JIT) first; its clicks are counted before the phase.
     await load(rPort, LOAD.warmupSeconds, (n) => `/r/h${n % HOT_LINKS}`);
@@ -347,6 +423,7 @@ async function main() {
           .map((v) => v.toFixed(2))
           .join(' ')}; other processes share this machine)`,
         describe('  bare Deno static 302', bareFigures),
+        describe('  bare Node static 302', bareNodeFigures),
         describe('  r, 1,000 hot links', hot, bareFigures),
         `    target >= ${thousands(TARGETS.hotRequestsPerSecond)} req/s and p99 < ${TARGETS.hotP99Ms} ms: ${verdict(hot.requestsPerSecond >= TARGETS.hotRequestsPerSecond && hot.p99 < TARGETS.hotP99Ms)}`,
         `    ${accounting(hotClicks, hot)}`,
@@ -355,6 +432,11 @@ async function main() {
         `    ${accounting(coldClicks, cold)}`,
         describe('  r, routed hot links', routed, bareFigures),
         `    ${((routed.requestsPerSecond / hot.requestsPerSecond) * 100).toFixed(0)}% of the plain hot links' rate; ${accounting(routedClicks, routed)}`,
+        describe("  visitor's path, hot links", visitor, bareNodeFigures, 'bare Node'),
+        `    (${(share(visitor, bareFigures) * 100).toFixed(0)}% of bare Deno, ${(share(visitor, hot) * 100).toFixed(0)}% of r reached directly) target >= ${TARGETS.visitorShareOfBare * 100}% of bare Node: ${verdict(share(visitor, bareNodeFigures) >= TARGETS.visitorShareOfBare)}`,
+        `    ${accounting(visitorClicks, visitor)}`,
+        describe(`  visitor's path, ${thousands(STEADY_RATE)}/s`, steady),
+        `    target p99 < ${TARGETS.steadyP99Ms} ms: ${verdict(steady.p99 < TARGETS.steadyP99Ms)}; ${accounting(steadyClicks, steady)}`,
         '',
       ].join('\n'),
     );
@@ -367,14 +449,17 @@ async function main() {
     if (
       !accounted(hotClicks, hot) ||
       !accounted(coldClicks, cold) ||
-      !accounted(routedClicks, routed)
+      !accounted(routedClicks, routed) ||
+      !accounted(visitorClicks, visitor) ||
+      !accounted(steadyClicks, steady)
     )
       process.exitCode = 1;
   } finally {
     await stop(redirector);
     await stop(bare);
-    await db.end().catch(() => undefined);
-    await stack.stop();
+    await stop(bareNode);
+    await db?.end().catch(() => undefined);
+    await stopStack(stack);
   }
 }
 

@@ -5,11 +5,11 @@
  *
  *   npm run bench:stack
  *
- * Runs its own stack on ports 63321/63322/63324 with state in .local/bench (wiped first), in a
- * child process so that the load generator here does not share the gateway's event loop, and
- * stops it at the end. Load goes to 127.0.0.1 only, for a bounded time.
+ * Runs its own stack on ports 63321/63322/63324 with state in .local/bench (wiped first; override
+ * with the STACK_* variables), in a child process so that the load generator here does not share
+ * the gateway's event loop, and stops it at the end. Load goes to 127.0.0.1 only, for a bounded
+ * time.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,24 +18,31 @@ import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js'
 import autocannon from 'autocannon';
 import pg from 'pg';
 import ws from 'ws';
-import { REPO_ROOT, loadConfig, type StackConfig } from '../supabase/local/src/config.ts';
-import { readStackEnv, type StackEnv } from '../supabase/local/src/stack.ts';
+import { REPO_ROOT, loadConfig } from '../supabase/local/src/config.ts';
+import type { StackEnv } from '../supabase/local/src/stack.ts';
+import {
+  spawnStack,
+  stackEnvOf,
+  stopLeftovers,
+  stopStack,
+  untilHealthy,
+  type StackProcess,
+} from './support/stack-process.ts';
 
 const BENCH_ENV = {
-  STACK_GATEWAY_PORT: '63321',
-  STACK_DB_PORT: '63322',
-  STACK_MAIL_PORT: '63324',
-  STACK_STATE_DIR: '.local/bench',
+  STACK_GATEWAY_PORT: process.env.STACK_GATEWAY_PORT || '63321',
+  STACK_DB_PORT: process.env.STACK_DB_PORT || '63322',
+  STACK_MAIL_PORT: process.env.STACK_MAIL_PORT || '63324',
+  STACK_STATE_DIR: process.env.STACK_STATE_DIR || '.local/bench',
   STACK_WATCH_FUNCTIONS: 'false',
   // 40 sign-ins in a row from loopback would meet Auth's abuse limit (30, then 1 per 2 s): the
   // bench measures the round trip, not the limit.
   STACK_AUTH_RATE_LIMIT_BURST: '1000000',
 };
-const CLI = path.join(REPO_ROOT, 'supabase', 'local', 'src', 'cli.ts');
 const START_TIMEOUT_MS = 120_000;
 const LOGIN_ROUNDS = 40;
 const LOAD = { connections: 50, durationSeconds: 10, warmupSeconds: 2 };
-const TARGETS = { coldSeconds: 10, warmSeconds: 5, gatewayOverheadPercent: 15 };
+const TARGETS = { coldSeconds: 10, warmSeconds: 5, gatewayOverheadPercent: 10 };
 
 Object.assign(process.env, BENCH_ENV);
 const config = loadConfig({ externalDatabaseUrl: undefined });
@@ -55,76 +62,11 @@ function percentile(sortedAscending: number[], fraction: number): number {
   return sortedAscending[index]!;
 }
 
-interface RunningStackProcess {
-  child: ChildProcess;
-  output: () => string;
-}
-
-/** `stack:up` as a user runs it, in a child process with the bench's ports and state dir. */
-function spawnStack(seed: boolean): RunningStackProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...BENCH_ENV, STACK_SEED: String(seed) };
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'up'], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return { child, output: () => output };
-}
-
-/** Healthy: the gateway answers and PostgREST serves through it. */
-async function isHealthy(stackConfig: StackConfig): Promise<boolean> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${stackConfig.gatewayPort}/rest/v1/`, {
-      headers: { apikey: stackConfig.anonKey },
-    });
-    await response.arrayBuffer();
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
-async function startTimed(seed = true): Promise<{ stack: RunningStackProcess; seconds: number }> {
+async function startTimed(seed = true): Promise<{ stack: StackProcess; seconds: number }> {
   const started = performance.now();
-  const stack = spawnStack(seed);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (!(await isHealthy(config))) {
-    if (stack.child.exitCode !== null || Date.now() > deadline) {
-      stack.child.kill('SIGKILL');
-      throw new Error(`The bench stack did not become healthy:\n${stack.output()}`);
-    }
-    await sleep(20);
-  }
+  const stack = spawnStack({ ...BENCH_ENV, STACK_SEED: String(seed) });
+  await untilHealthy(stack, config, START_TIMEOUT_MS);
   return { stack, seconds: (performance.now() - started) / 1000 };
-}
-
-async function stopStack(stack: RunningStackProcess): Promise<void> {
-  if (stack.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => stack.child.once('exit', resolve));
-  stack.child.kill('SIGTERM');
-  const timer = setTimeout(() => stack.child.kill('SIGKILL'), 20_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** Stops a bench stack a crashed earlier run may have left, through the CLI's own `down`. */
-async function stopLeftovers(): Promise<void> {
-  const down = spawn(process.execPath, ['--import', 'tsx', CLI, 'down'], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...BENCH_ENV },
-    stdio: 'ignore',
-  });
-  await new Promise((resolve) => down.once('exit', resolve));
-}
-
-function stackEnvOf(): StackEnv {
-  const env = readStackEnv(config);
-  if (!env) throw new Error(`The bench stack wrote no ${config.stateDir}/stack.env`);
-  return env;
 }
 
 type RealtimeTransport = NonNullable<
@@ -283,7 +225,7 @@ async function main() {
   console.log(
     `Shortlane local stack benchmark: ${os.cpus().length} cores, Node ${process.version}, state ${path.relative(REPO_ROOT, config.stateDir)}`,
   );
-  await stopLeftovers();
+  await stopLeftovers(BENCH_ENV);
   fs.rmSync(config.stateDir, { recursive: true, force: true });
 
   // Fresh state twice: without the demo seed (the stack's own cost), then as `npm start` does.
@@ -304,7 +246,7 @@ async function main() {
     `  warm start to healthy  ${warm.seconds.toFixed(2).padStart(7)} s       target < ${TARGETS.warmSeconds} s: ${verdict(warm.seconds < TARGETS.warmSeconds)}`,
   );
   try {
-    const env = stackEnvOf();
+    const env = stackEnvOf(config);
     const login = await benchLogin(env);
     console.log(
       login.ok

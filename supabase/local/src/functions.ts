@@ -6,12 +6,14 @@ import { FunctionCatalog } from './functions/catalog.ts';
 import { denoExecutable } from './functions/deno.ts';
 import { localFunctionDefaults } from './functions/local-env.ts';
 import { FunctionProcesses } from './functions/processes.ts';
-import { createFunctionsRouter } from './functions/router.ts';
+import { createFunctionsRouter, serveFunctions, type FunctionsRoute } from './functions/router.ts';
 import { watchFunctionSources } from './functions/watcher.ts';
 
 export interface RunningFunctions {
   /** Loopback port that serves /<function-name>/... */
   port: number;
+  /** The same routing, in-process: the gateway hands requests to the functions in one hop. */
+  route: FunctionsRoute;
   /**
    * Lets the requests in flight finish, then sends every function process SIGTERM and kills
    * those still running at `deadline` (epoch ms; default: `config.stopTimeoutMs` from now).
@@ -49,7 +51,8 @@ export async function startFunctions(
     localDefaults: localFunctionDefaults(gatewayUrl(config)),
     log,
   });
-  const server = createFunctionsRouter({ catalog, processes, jwtSecret: config.jwtSecret, log });
+  const route = createFunctionsRouter({ catalog, processes, jwtSecret: config.jwtSecret, log });
+  const server = serveFunctions(route);
   const drain = drainable(server);
   await assertPortFree(config.functionsPort, 'edge functions');
   await listen(server, config.functionsPort);
@@ -63,6 +66,7 @@ export async function startFunctions(
   );
   return {
     port: config.functionsPort,
+    route,
     stop: async (deadline = Date.now() + config.stopTimeoutMs) => {
       unwatch();
       await drain(deadline);

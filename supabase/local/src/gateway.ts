@@ -1,19 +1,22 @@
 import http from 'node:http';
 import { clientAddress, parseTrustedProxies, type TrustedProxies } from './client-address.ts';
 import type { StackConfig } from './config.ts';
+import type { FunctionsRoute } from './functions/router.ts';
 import { CORS_HEADERS, json, serveWebRequest, type WebHandler } from './http.ts';
+import { forwardHeaders, proxy } from './proxy.ts';
 
 /**
  * The one front door on :54321, standing in for Supabase's Kong: CORS, the apikey check, and a
- * route per service. REST and functions are proxied to their processes as raw streams (the
- * cheapest path); auth and storage are in-process fetch handlers.
+ * route per service. REST is proxied to PostgREST as a raw stream (the cheapest path); functions
+ * are handed to the functions router in-process, which proxies them to the function's process,
+ * so a short link's redirect costs one HTTP hop; auth and storage are in-process fetch handlers.
  */
 
 export interface GatewayServices {
   auth: WebHandler;
   storage: WebHandler;
-  /** Port of the process serving edge functions, if any. */
-  functionsPort?: number;
+  /** The functions router (functions.ts), if functions run. */
+  functions?: FunctionsRoute;
   /** Hostnames whose every request is a short-link redirect, served by the `r` function. */
   isShortDomain?: (host: string) => boolean;
   /** The local hCaptcha stand-in, at /sandbox/hcaptcha (no apikey, as hCaptcha needs none). */
@@ -21,8 +24,6 @@ export interface GatewayServices {
   /** The local Stripe stand-in, at /sandbox/stripe (its API checks its own secret key). */
   stripe?: WebHandler;
 }
-
-const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
 // Auth endpoints a browser reaches by following an e-mail link carry no apikey (as in Kong).
 const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize']);
@@ -39,19 +40,11 @@ function reply(res: http.ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
-// Headers travel as flat raw [name, value, …] lists: building and re-validating header objects
-// on both legs was a measurable share of the gateway's CPU per proxied request (bench/stack.ts).
 const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
 
 /** The upstream's response headers with the gateway's CORS headers in place of any of its own. */
 function withCors(rawHeaders: string[]): string[] {
-  const headers: string[] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (!name.toLowerCase().startsWith('access-control-')) headers.push(name, rawHeaders[i + 1]!);
-  }
-  headers.push(...CORS_HEADER_LIST);
-  return headers;
+  return forwardHeaders(rawHeaders, (name) => name.startsWith('access-control-'), CORS_HEADER_LIST);
 }
 
 /**
@@ -59,53 +52,42 @@ function withCors(rawHeaders: string[]): string[] {
  * the gateway sets to the one address it trusts (client-address.ts): whatever the caller wrote
  * there is replaced, so Auth, Storage, PostgREST and the functions can believe them.
  */
-const CLIENT_HEADERS = new Set(['x-forwarded-for', 'x-real-ip']);
+const isClientHeader = (name: string) => name === 'x-forwarded-for' || name === 'x-real-ip';
 
 /**
  * The client's headers for PostgREST: apikey removed, the key as bearer when none came, and the
  * client's address.
  */
 function restHeaders(rawHeaders: string[], apiKey: string | undefined, client: string): string[] {
-  const headers: string[] = [];
   let authorized = false;
-  for (let i = 0; i < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!.toLowerCase();
-    const value = rawHeaders[i + 1]!;
-    if (name === 'apikey' || (name === 'authorization' && !value)) continue;
-    if (CLIENT_HEADERS.has(name)) continue;
+  const headers = forwardHeaders(rawHeaders, (name, value) => {
+    if (name === 'apikey' || (name === 'authorization' && !value) || isClientHeader(name))
+      return true;
     if (name === 'authorization') authorized = true;
-    headers.push(rawHeaders[i]!, value);
-  }
+    return false;
+  });
   if (!authorized && apiKey) headers.push('authorization', `Bearer ${apiKey}`);
   headers.push('x-forwarded-for', client, 'x-real-ip', client);
   return headers;
 }
 
 /** The client's headers for a function, naming the client as the gateway decided it. */
-function forwarded(req: http.IncomingMessage, client: string): http.IncomingHttpHeaders {
-  return { ...req.headers, 'x-forwarded-for': client, 'x-real-ip': client };
+function functionHeaders(rawHeaders: string[], client: string): string[] {
+  return forwardHeaders(rawHeaders, isClientHeader, [
+    'x-forwarded-for',
+    client,
+    'x-real-ip',
+    client,
+  ]);
 }
 
-function proxy(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  port: number,
-  path: string,
-  headers: http.OutgoingHttpHeaders | readonly string[],
-) {
-  const upstream = http.request(
-    { host: '127.0.0.1', port, method: req.method, path, headers, agent: upstreamAgent },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, withCors(answer.rawHeaders));
-      answer.pipe(res);
-    },
-  );
-  upstream.on('error', () => {
-    if (!res.headersSent)
-      reply(res, 502, { message: 'An invalid response was received from the upstream server' });
-    else res.destroy();
-  });
-  req.pipe(upstream);
+const badGateway = (res: http.ServerResponse) => () =>
+  reply(res, 502, { message: 'An invalid response was received from the upstream server' });
+
+/** The path and query of an absolute-form (or `*`) request target. */
+function pathAndQuery(target: string | undefined, origin: string): string {
+  const url = new URL(target ?? '/', origin);
+  return `${url.pathname}${url.search}`;
 }
 
 export function createGateway(config: StackConfig, services: GatewayServices): http.Server {
@@ -141,13 +123,15 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     });
 
   return http.createServer((req, res) => {
-    const url = new URL(req.url ?? '/', origin);
     const host = (req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase();
-    if (services.isShortDomain?.(host) && services.functionsPort) {
-      const headers = forwarded(req, clientOf(req));
-      proxy(req, res, services.functionsPort, `/r${url.pathname}${url.search}`, headers);
+    if (services.functions && services.isShortDomain?.(host)) {
+      // The path as the visitor sent it, as Kong passes it on: r parses it once, itself.
+      const target = req.url?.startsWith('/') ? req.url : pathAndQuery(req.url, origin);
+      const headers = functionHeaders(req.rawHeaders, clientOf(req));
+      services.functions(req, res, `/r${target}`, headers, withCors);
       return;
     }
+    const url = new URL(req.url ?? '/', origin);
     if (req.method === 'OPTIONS') {
       res.writeHead(200, CORS_HEADERS);
       res.end();
@@ -172,8 +156,13 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     };
 
     if (area === 'rest' && version === 'v1') {
-      const headers = restHeaders(req.rawHeaders, apiKey, clientOf(req));
-      return proxy(req, res, config.postgrestPort, `${rest}${url.search}`, headers);
+      return proxy(req, res, {
+        port: config.postgrestPort,
+        path: `${rest}${url.search}`,
+        headers: restHeaders(req.rawHeaders, apiKey, clientOf(req)),
+        responseHeaders: withCors,
+        onFailure: badGateway(res),
+      });
     }
     if (area === 'auth' && version === 'v1')
       return void serveWeb(req, res, services.auth, prefix).catch(failed);
@@ -184,10 +173,10 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
     if (area === 'sandbox' && version === 'stripe' && services.stripe)
       return void serveWeb(req, res, services.stripe, prefix).catch(failed);
     if (area === 'functions' && version === 'v1') {
-      if (!services.functionsPort)
+      if (!services.functions)
         return reply(res, 503, { message: 'Edge functions are not running' });
-      const headers = forwarded(req, clientOf(req));
-      return proxy(req, res, services.functionsPort, `${rest}${url.search}`, headers);
+      const headers = functionHeaders(req.rawHeaders, clientOf(req));
+      return services.functions(req, res, `${rest}${url.search}`, headers, withCors);
     }
     if (url.pathname === '/' || url.pathname === '/health')
       return reply(res, 200, { status: 'ok', name: 'shortlane-local-stack' });

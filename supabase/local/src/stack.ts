@@ -171,7 +171,7 @@ export async function startStack(
         pool: storagePool,
         objectsDir: path.join(config.stateDir, 'storage'),
       }),
-      functionsPort: functions?.port,
+      functions: functions?.route,
       isShortDomain: (host) => shortDomains.has(host),
       captcha: createCaptchaSandbox(),
       stripe: stripe.handler,

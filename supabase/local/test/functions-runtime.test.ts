@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type http from 'node:http';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,6 +69,29 @@ async function eventually<T>(probe: () => Promise<T>, accept: (value: T) => bool
   return last;
 }
 
+/** A request with headers fetch would refuse to send (Connection, TE, Keep-Alive). */
+function rawRequest(
+  pathAndQuery: string,
+  options: { method?: string; headers?: Record<string, string>; body?: Buffer },
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${base}${pathAndQuery}`,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (answer) => {
+        let text = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk: string) => (text += chunk));
+        answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body: text }));
+        answer.on('error', reject);
+      },
+    );
+    // The gateway may close the connection while the body is still going out: the answer counts.
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
 let project: string;
 let config: StackConfig;
 let functions: RunningFunctions;
@@ -98,7 +121,7 @@ beforeAll(async () => {
   gateway = createGateway(config, {
     auth: notImplemented,
     storage: notImplemented,
-    functionsPort: functions.port,
+    functions: functions.route,
   });
   await listen(gateway, config.gatewayPort);
   base = `http://127.0.0.1:${config.gatewayPort}/functions/v1`;
@@ -155,6 +178,34 @@ describe('functions runtime', () => {
       'x-real-ip': '127.0.0.1',
       'content-type': 'text/plain',
     });
+  });
+
+  it('drops hop-by-hop headers, and those the Connection header names, on the way', async () => {
+    const answer = await rawRequest('/open', {
+      headers: {
+        connection: 'keep-alive, x-hop-secret',
+        'x-hop-secret': 'for the next hop only',
+        'keep-alive': 'timeout=5',
+        te: 'trailers',
+        'x-end-to-end': 'kept',
+      },
+    });
+    const { headers } = JSON.parse(answer.body) as Echo;
+    expect(headers['x-end-to-end']).toBe('kept');
+    for (const name of ['x-hop-secret', 'keep-alive', 'te'])
+      expect(headers[name], name).toBeUndefined();
+    expect(headers.connection ?? 'keep-alive').not.toContain('x-hop-secret');
+  });
+
+  it('passes on the answer of a function that refuses a large body unread', async () => {
+    // More than any socket buffer holds: the function answers while the client is still sending.
+    const body = Buffer.alloc(32 * 1024 * 1024, 'x');
+    const answer = await rawRequest('/open?refuse', { method: 'POST', body });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ refused: true });
+    // The function did not crash: it is not replaced, and serves the next request.
+    expect(logLines.join('\n')).not.toMatch(/functions\/open: request failed/);
+    expect((await fetch(`${base}/open`)).status).toBe(200);
   });
 
   it('gives the function Supabase’s variables plus functions/.env, and nothing of the stack', async () => {

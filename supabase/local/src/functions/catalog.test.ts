@@ -42,6 +42,18 @@ describe('FunctionCatalog', () => {
       expect(catalog.exists(name), name).toBe(false);
   });
 
+  it('serves a function added meanwhile at once, and one removed once the window has passed', async () => {
+    const dir = project({ 'functions/whoami/index.ts': serve });
+    const catalog = new FunctionCatalog(dir, 50);
+    expect(catalog.exists('late')).toBe(false);
+    fs.mkdirSync(path.join(dir, 'late'));
+    fs.writeFileSync(path.join(dir, 'late', 'index.ts'), serve);
+    expect(catalog.exists('late')).toBe(true);
+    fs.rmSync(path.join(dir, 'late'), { recursive: true });
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(catalog.exists('late')).toBe(false);
+  });
+
   it('has no functions when the folder is missing', () => {
     // Inside a fresh folder of its own: the catalog also reads config.toml from the parent.
     const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'shortlane-catalog-'));

@@ -17,8 +17,14 @@ export interface FunctionSettings {
  */
 export class FunctionCatalog {
   private settingsByName = new Map<string, FunctionSettings>();
+  /** Functions found on disk, each until when it is believed without another look. */
+  private foundUntil = new Map<string, number>();
 
-  constructor(readonly dir: string) {
+  /** `foundForMs`: how long a function found on disk is believed without another look. */
+  constructor(
+    readonly dir: string,
+    private readonly foundForMs = 1_000,
+  ) {
     this.reloadSettings();
   }
 
@@ -30,12 +36,20 @@ export class FunctionCatalog {
     return path.join(this.dir, name, 'index.ts');
   }
 
-  /** Looked up on every request, so a function folder added while the stack runs is served. */
+  /**
+   * A function folder added while the stack runs is served from its first request: only a found
+   * function is remembered, for `foundForMs`, so that a hot function costs no `stat` per
+   * request (a folder removed is refused at most that long after).
+   */
   exists(name: string): boolean {
-    return (
+    const now = Date.now();
+    if ((this.foundUntil.get(name) ?? 0) > now) return true;
+    const found =
       FUNCTION_NAME.test(name) &&
-      fs.statSync(this.entrypoint(name), { throwIfNoEntry: false })?.isFile() === true
-    );
+      fs.statSync(this.entrypoint(name), { throwIfNoEntry: false })?.isFile() === true;
+    if (found) this.foundUntil.set(name, now + this.foundForMs);
+    else this.foundUntil.delete(name);
+    return found;
   }
 
   names(): string[] {

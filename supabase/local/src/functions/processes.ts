@@ -71,6 +71,11 @@ export class FunctionProcesses {
 
   constructor(private readonly options: FunctionProcessesOptions) {}
 
+  /** The port of the process serving `name` if it is warm (no promise to wait on). */
+  portOf(name: string): number | undefined {
+    return this.running.get(name)?.port;
+  }
+
   /** The port of the warm process serving `name`, starting one if needed. */
   acquire(name: string): Promise<number> {
     let instance = this.running.get(name);

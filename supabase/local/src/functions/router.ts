@@ -1,13 +1,14 @@
 import http from 'node:http';
 import { verifyToken } from '../jwt.ts';
+import { forwardHeaders, proxy } from '../proxy.ts';
 import type { FunctionCatalog } from './catalog.ts';
 import { BootError, type FunctionProcesses } from './processes.ts';
 
 /**
  * The front of the functions runtime, answering as Supabase's edge-runtime main service does:
- * `/<name>/...` goes to that function, with the caller's request untouched (method, path, query,
- * headers including Host, so the function sees the URL it would see on Supabase); the runtime's
- * own refusals and failures keep its status codes and bodies.
+ * `/<name>/...` goes to that function, with the caller's request untouched but for hop-by-hop
+ * headers (method, path, query, headers including Host, so the function sees the URL it would
+ * see on Supabase); the runtime's own refusals and failures keep its status codes and bodies.
  */
 
 export interface RouterDependencies {
@@ -17,11 +18,19 @@ export interface RouterDependencies {
   log: (line: string) => void;
 }
 
-const upstreamAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+/** Response headers as the front in-process wants them (the gateway puts its CORS headers). */
+export type ResponseHeaders = (rawHeaders: string[]) => string[];
 
-function send(res: http.ServerResponse, status: number, body: string | object) {
+const asIs: ResponseHeaders = (rawHeaders) => rawHeaders;
+
+function send(
+  res: http.ServerResponse,
+  status: number,
+  body: string | object,
+  headers: ResponseHeaders,
+) {
   const text = typeof body === 'string';
-  res.writeHead(status, { 'content-type': text ? 'text/plain' : 'application/json' });
+  res.writeHead(status, headers(['content-type', text ? 'text/plain' : 'application/json']));
   res.end(text ? body : JSON.stringify(body));
 }
 
@@ -40,73 +49,81 @@ async function jwtRefusal(authorization: string | undefined, secret: string) {
   return check.ok ? undefined : 'Invalid JWT';
 }
 
-function forward(
+/**
+ * Routes one request: `path` is `/<name>/...` with the query, `headers` the flat raw list the
+ * function is to receive (hop-by-hop headers dropped). The gateway calls it in-process, so that
+ * a request reaches its function in one HTTP hop.
+ */
+export type FunctionsRoute = (
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  port: number,
-  onFailure: (error: Error) => void,
-) {
-  const upstream = http.request(
-    {
-      host: '127.0.0.1',
-      port,
-      method: req.method,
-      path: req.url,
-      headers: req.headers,
-      agent: upstreamAgent,
-    },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 500, answer.rawHeaders);
-      answer.pipe(res);
-      answer.once('error', () => res.destroy());
-    },
-  );
-  upstream.once('error', (error) => {
-    onFailure(error);
-    if (!res.headersSent) send(res, 500, WORKER_ERROR);
-    else res.destroy();
-  });
-  req.pipe(upstream);
-}
+  path: string,
+  headers: readonly string[],
+  responseHeaders?: ResponseHeaders,
+) => void;
 
 export function createFunctionsRouter({
   catalog,
   processes,
   jwtSecret,
   log,
-}: RouterDependencies): http.Server {
-  const route = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
-    const name = pathname.split('/')[1] ?? '';
-    if (!catalog.exists(name)) return send(res, 404, 'Function not found');
+}: RouterDependencies): FunctionsRoute {
+  const route = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    path: string,
+    headers: readonly string[],
+    responseHeaders: ResponseHeaders,
+  ) => {
+    const name = path.slice(1).split(/[/?]/, 1)[0] ?? '';
+    if (!catalog.exists(name)) return send(res, 404, 'Function not found', responseHeaders);
 
     if (req.method !== 'OPTIONS' && catalog.settings(name).verifyJwt) {
       const refusal = await jwtRefusal(req.headers.authorization, jwtSecret);
-      if (refusal) return send(res, 401, { msg: refusal });
+      if (refusal) return send(res, 401, { msg: refusal }, responseHeaders);
     }
 
     let port: number;
     try {
-      port = await processes.acquire(name);
+      port = processes.portOf(name) ?? (await processes.acquire(name));
     } catch (error) {
       log(`functions/${name}: ${error instanceof BootError ? error.message : String(error)}`);
-      return send(res, 503, BOOT_ERROR);
+      return send(res, 503, BOOT_ERROR, responseHeaders);
     }
-    forward(req, res, port, (error) => {
-      log(`functions/${name}: request failed (${error.message}); the function ended or crashed`);
-      processes.retire(name, port).catch((stopError: unknown) => log(String(stopError)));
+    proxy(req, res, {
+      port,
+      path,
+      headers,
+      responseHeaders,
+      onFailure: (error) => {
+        log(`functions/${name}: request failed (${error.message}); the function ended or crashed`);
+        processes.retire(name, port).catch((stopError: unknown) => log(String(stopError)));
+        send(res, 500, WORKER_ERROR, responseHeaders);
+      },
     });
   };
 
-  return http.createServer((req, res) => {
-    route(req, res).catch((error: unknown) => {
+  return (req, res, path, headers, responseHeaders = asIs) => {
+    route(req, res, path, headers, responseHeaders).catch((error: unknown) => {
       log(`functions: ${String(error)}`);
       if (!res.headersSent)
-        send(res, 500, {
-          code: 'Internal Server Error',
-          message: 'Request failed due to an internal server error',
-        });
+        send(
+          res,
+          500,
+          {
+            code: 'Internal Server Error',
+            message: 'Request failed due to an internal server error',
+          },
+          responseHeaders,
+        );
       else res.destroy();
     });
+  };
+}
+
+/** The runtime's own port: `/<name>/...` as the caller sent it, headers and all. */
+export function serveFunctions(route: FunctionsRoute): http.Server {
+  return http.createServer((req, res) => {
+    route(req, res, req.url ?? '/', forwardHeaders(req.rawHeaders));
   });
 }
