@@ -27,6 +27,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
+import { type CpuGroup, cpuPerRequest, cpuReading, pidOf } from './cpu.ts';
 import { generateLinks } from './link-data.ts';
 import { type LoadFigures, loadAverage, openLoop, type OpenLoopRequest } from './load.ts';
 
@@ -135,7 +136,7 @@ interface Row {
   phase: string;
   figures: LoadFigures;
   targetMs?: number;
-  /** Postgres time per request and the costliest statements (pg_stat_statements), if loaded. */
+  /** CPU per request by part of the stack; Postgres's costliest statements, if loaded. */
   statements?: string[];
 }
 
@@ -262,6 +263,21 @@ async function main() {
     if (probe.status !== 201) throw new Error(`probe: ${probe.status} ${await probe.text()}`);
     if (functionPort === undefined) throw new Error('The stack did not say where api serves');
     const direct = `http://127.0.0.1:${functionPort}`;
+    // The gateway and the functions router run in this process, beside the load generator:
+    // the phases straight to the function tell the generator's share apart.
+    const postmaster = pidOf(`${stateDir}/db`);
+    const cpuGroups: CpuGroup[] = [
+      { name: 'bench+gateway+router', matches: ({ pid }) => pid === process.pid },
+      {
+        name: 'api (Deno)',
+        matches: ({ commandLine, parent }) =>
+          parent === process.pid && commandLine.includes('functions/api/'),
+      },
+      {
+        name: 'Postgres',
+        matches: ({ pid, parent }) => pid === postmaster || parent === postmaster,
+      },
+    ];
     // The function's own routes start at /api (the router strips /functions/v1).
     const directPath = '/api/v1/links';
 
@@ -289,6 +305,7 @@ async function main() {
     ) => {
       log(`${phase}…`);
       if (statistics) await db.query('select pg_stat_statements_reset()');
+      const cpuBefore = cpuReading(cpuGroups);
       const figures = await openLoop({
         origin,
         rate: RATE,
@@ -297,9 +314,11 @@ async function main() {
         next,
         okStatus,
       });
-      const statements = statistics
-        ? await statementsSince(db, figures.ok + figures.failed)
-        : undefined;
+      const requests = figures.ok + figures.failed;
+      const statements = [
+        `CPU per request: ${cpuPerRequest(cpuBefore, cpuReading(cpuGroups), requests)}`,
+        ...(statistics ? await statementsSince(db, requests) : []),
+      ];
       rows.push({ phase, figures, targetMs, statements });
     };
 

@@ -51,7 +51,7 @@ export function asTokenUser<T>(context: TokenContext, work: (tx: CallerSql) => P
 
 const aliasNotFound = () => apiError(404, 'alias_not_found', MESSAGES.aliasNotFound);
 
-function toApiLink(row: LinkRow, base: ShortUrlBase): ApiLink {
+function toApiLink(row: Omit<LinkRow, 'cursor_at'>, base: ShortUrlBase): ApiLink {
   return {
     id: row.id,
     url: row.url,
@@ -181,7 +181,11 @@ export async function listLinks(
   };
 }
 
-/** create_link for the token's account (a team's links carry the team's organization). */
+/**
+ * create_link for the token's account (a team's links carry the team's organization). The
+ * answer is the link as create_link returns it (app.link_json, the row it just wrote): reading
+ * it back would cost a round trip for the same fields.
+ */
 export async function createLink(
   tx: CallerSql,
   context: TokenContext,
@@ -192,9 +196,35 @@ export async function createLink(
     accountId: context.accountId,
     organizationId: context.organizationId,
   });
-  const id = items[0]?.aliases[0]?.id;
-  if (typeof id !== 'string') throw new Error('create_link answered no alias id');
-  return await readLink(tx, context, id, base);
+  const item = items[0];
+  const link = item?.aliases[0] as CreatedAlias | undefined;
+  if (!item || typeof link?.id !== 'string') throw new Error('create_link answered no alias id');
+  return toApiLink(
+    {
+      id: link.id,
+      url: item.url,
+      domain: link.domain,
+      alias: link.alias,
+      status: link.status,
+      tags: link.tags,
+      description: link.description,
+      expires_at: link.expires_at === null ? null : new Date(link.expires_at),
+      created_at: new Date(link.created_at),
+    },
+    base,
+  );
+}
+
+/** The fields of app.link_json's alias the API answers with (timestamps as JSON text). */
+interface CreatedAlias {
+  id: string;
+  domain: string;
+  alias: string;
+  status: string;
+  tags: string[];
+  description: string | null;
+  expires_at: string | null;
+  created_at: string;
 }
 
 export interface LinkChanges {
