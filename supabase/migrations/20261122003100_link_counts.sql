@@ -41,10 +41,12 @@ create type app.link_count_change as (
   sign integer
 );
 
+-- PL/pgSQL rather than SQL: its plans are kept for the session instead of made on every call.
 create function app.apply_link_count_changes(p_changes app.link_count_change[]) returns void
-language sql volatile security definer
+language plpgsql volatile security definer
 set search_path = ''
 as $$
+begin
   insert into app.link_counts as c (account_id, month, links, branded, live, live_expiring)
   select x.account_id, date_trunc('month', x.created_at, 'UTC'),
     sum(x.sign),
@@ -74,6 +76,7 @@ as $$
     and (c.account_id, c.month) in (
       select distinct x.account_id, date_trunc('month', x.created_at, 'UTC')
       from unnest(p_changes) as x where x.sign < 0);
+end;
 $$;
 
 create function app.count_links() returns trigger
