@@ -8,6 +8,10 @@
 -- that changes the links, set-based (a bulk insert updates each account-month once), in key
 -- order (concurrent statements lock the counters in one order).
 --
+-- Each account-month is split over 16 rows (shards) by the writing connection, and read as their
+-- sum: one row would be locked by every create of the account until its transaction commits,
+-- making creates of one account wait for each other even on plans without limits.
+--
 -- "Active" (live status, not expired) depends on the clock, which no trigger sees: the live
 -- count is its upper bound, exact when no live link has an expiry. Only when that bound reaches
 -- the limit are the live links with an expiry counted one by one.
@@ -15,13 +19,14 @@
 create table app.link_counts (
   account_id uuid not null,
   month timestamptz not null,
+  shard smallint not null,
   links bigint not null default 0,
   branded bigint not null default 0,
   live bigint not null default 0,
   live_expiring bigint not null default 0,
   -- No check that they stay positive: an upsert checks the row it proposes, which for links
-  -- taken away is a negative change.
-  primary key (account_id, month)
+  -- taken away is a negative change; and a shard may count a link out that another counted in.
+  primary key (account_id, month, shard)
 );
 
 alter table app.link_counts enable row level security;
@@ -47,8 +52,9 @@ language plpgsql volatile security definer
 set search_path = ''
 as $$
 begin
-  insert into app.link_counts as c (account_id, month, links, branded, live, live_expiring)
-  select x.account_id, date_trunc('month', x.created_at, 'UTC'),
+  insert into app.link_counts as c (account_id, month, shard, links, branded, live,
+    live_expiring)
+  select x.account_id, date_trunc('month', x.created_at, 'UTC'), pg_backend_pid() % 16,
     sum(x.sign),
     coalesce(sum(x.sign) filter (where d.kind <> 'common'), 0),
     coalesce(sum(x.sign) filter (where app.alias_is_active(x.status)), 0),
@@ -65,14 +71,14 @@ begin
     or sum(x.sign) filter (where app.alias_is_active(x.status)) <> 0
     or sum(x.sign) filter (where app.alias_is_active(x.status) and x.expires_at is not null) <> 0
   order by 1, 2
-  on conflict (account_id, month) do update
+  on conflict (account_id, month, shard) do update
     set links = c.links + excluded.links,
         branded = c.branded + excluded.branded,
         live = c.live + excluded.live,
         live_expiring = c.live_expiring + excluded.live_expiring;
-  -- An account-month left without links (its links deleted, the account removed) goes away.
+  -- A shard left counting nothing (its account's links deleted, the account removed) goes away.
   delete from app.link_counts c
-  where c.links = 0
+  where c.links = 0 and c.branded = 0 and c.live = 0 and c.live_expiring = 0
     and (c.account_id, c.month) in (
       select distinct x.account_id, date_trunc('month', x.created_at, 'UTC')
       from unnest(p_changes) as x where x.sign < 0);
@@ -123,8 +129,8 @@ create trigger aliases_count_deleted after delete on public.aliases
   for each statement execute function app.count_links();
 
 -- The links there are now.
-insert into app.link_counts (account_id, month, links, branded, live, live_expiring)
-select a.account_id, date_trunc('month', a.created_at, 'UTC'), count(*),
+insert into app.link_counts (account_id, month, shard, links, branded, live, live_expiring)
+select a.account_id, date_trunc('month', a.created_at, 'UTC'), 0, count(*),
   count(*) filter (where d.kind <> 'common'),
   count(*) filter (where app.alias_is_active(a.status)),
   count(*) filter (where app.alias_is_active(a.status) and a.expires_at is not null)
