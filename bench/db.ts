@@ -21,6 +21,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
+import { generateLinks } from './link-data.ts';
 
 const LINKS = positiveInt('BENCH_LINKS', 1_000_000);
 const CLICKS = positiveInt('BENCH_CLICKS', 10_000_000);
@@ -28,6 +29,13 @@ const ACCOUNTS = positiveInt('BENCH_ACCOUNTS', 2_000);
 /** The heavy customer every timing is taken for owns this share of all links. */
 const BIG_ACCOUNT_SHARE = 0.1;
 const CLICK_CHUNK = 1_000_000;
+/** The seed's four common domains (supabase/seeds). */
+const SEEDED_DOMAIN_IDS = [
+  '00000000-0000-4000-8000-000000001001',
+  '00000000-0000-4000-8000-000000001002',
+  '00000000-0000-4000-8000-000000001003',
+  '00000000-0000-4000-8000-000000001004',
+];
 const RUNS = 11;
 
 function positiveInt(name: string, fallback: number): number {
@@ -51,62 +59,6 @@ async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
 
 // --- Generation -------------------------------------------------------------------------------
 
-/** Words for destinations and custom aliases; "spring-sale" is rare on purpose (search target). */
-const WORDS = [
-  'pricing',
-  'blog',
-  'docs',
-  'careers',
-  'products',
-  'shoes',
-  'jackets',
-  'summer',
-  'winter',
-  'webinar',
-  'podcast',
-  'release',
-  'guide',
-  'tutorial',
-  'report',
-  'invoice',
-  'events',
-  'store',
-  'catalog',
-  'newsletter',
-  'about',
-  'contact',
-  'support',
-  'download',
-  'pricing-plans',
-  'deals',
-  'landing',
-  'signup',
-  'checkout',
-  'gallery',
-  'press',
-  'partners',
-  'security',
-  'status',
-  'roadmap',
-  'community',
-  'forum',
-  'videos',
-  'recipes',
-  'travel',
-];
-const HOSTS = [
-  'example.com',
-  'shop.example.com',
-  'blog.example.org',
-  'docs.example.net',
-  'news.example.io',
-  'store.example.co.uk',
-  'app.example.dev',
-  'media.example.tv',
-  'events.example.de',
-  'learn.example.edu',
-];
-
 const GENERATE_USERS = `
   insert into auth.users (instance_id, id, aud, role, email, email_confirmed_at,
     raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
@@ -123,52 +75,18 @@ const REMEMBER_ACCOUNTS = `
   where u.email like 'bench-%@bench.test';
   alter table bench.accounts add primary key (n)`;
 
-// One row per link to come: account 1 (the big one) takes the first share, the rest go round
-// the other accounts. Aliases are a bijection of g (multiplicative hashing mod 2^32), so they
-// are unique without checking; one in a thousand is a custom word alias.
-const PLAN_LINKS = `
-  create unlogged table bench.links as
-  select g, gen_random_uuid() as id, gen_random_uuid() as long_url_id, a.account_id, a.user_id,
-    case when g % 1000 = 0 then ($3::text[])[1 + g % cardinality($3::text[])] || '-' || g
-      else lpad(to_hex((g::bigint * 2654435761) % 4294967296), 8, '0') end as alias,
-    'https://' || ($4::text[])[1 + g % cardinality($4::text[])] || '/'
-      || ($3::text[])[1 + (g * 7) % cardinality($3::text[])] || '/'
-      || case when g % 10000 = 0 then 'spring-sale-' else '' end
-      || ($3::text[])[1 + (g * 13) % cardinality($3::text[])] || '-' || g
-      || case when g % 3 = 0 then '?utm_source=newsletter&utm_medium=email' else '' end as url,
-    (array['00000000-0000-4000-8000-000000001001', '00000000-0000-4000-8000-000000001002',
-      '00000000-0000-4000-8000-000000001003', '00000000-0000-4000-8000-000000001004'])[1 + g % 4]::uuid
-      as domain_id,
-    case when g % 50 = 0 then 'archived' when g % 97 = 0 then 'deleted' else 'active' end as status,
-    now() - random() * interval '365 days' as created_at
-  from generate_series(1, $1::integer) as g
-  join bench.accounts a on a.n = case when g <= $2::integer then 1
-    else 2 + g % greatest((select count(*) from bench.accounts) - 1, 1) end`;
-
-const INSERT_LONG_URLS = `
-  insert into public.long_urls (id, account_id, url, created_at, updated_at)
-  select long_url_id, account_id, url, created_at, created_at from bench.links`;
-
-const INSERT_ALIASES = `
-  insert into public.aliases (id, long_url_id, account_id, domain_id, alias, is_main, status,
-    created_by, created_at, updated_at)
-  select id, long_url_id, account_id, domain_id, alias, true, status, user_id, created_at,
-    created_at
-  from bench.links`;
-
 async function generate(db: pg.Client) {
-  await db.query(`set work_mem = '256MB'; set maintenance_work_mem = '512MB';
-    set synchronous_commit = off; create schema bench`);
+  await db.query(`create schema bench`);
   await timed(`${ACCOUNTS} users (sign-up trigger: profile + account)`, () =>
     db.query(GENERATE_USERS, [ACCOUNTS]),
   );
   await db.query(REMEMBER_ACCOUNTS);
-  const bigShare = Math.round(LINKS * BIG_ACCOUNT_SHARE);
-  await timed(`plan ${LINKS} links`, () => db.query(PLAN_LINKS, [LINKS, bigShare, WORDS, HOSTS]));
-  await timed(`${LINKS} long URLs`, () => db.query(INSERT_LONG_URLS));
-  await timed(`${LINKS} aliases`, () => db.query(INSERT_ALIASES));
-  await db.query(`drop table bench.links`);
-  await timed('analyze links', () => db.query('analyze public.long_urls, public.aliases'));
+  await generateLinks(db, {
+    links: LINKS,
+    heavyLinks: Math.round(LINKS * BIG_ACCOUNT_SHARE),
+    domainIds: SEEDED_DOMAIN_IDS,
+    timed,
+  });
 
   for (let done = 0; done < CLICKS; done += CLICK_CHUNK) {
     const count = Math.min(CLICK_CHUNK, CLICKS - done);

@@ -49,6 +49,23 @@ const createBody = (domain: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+// The create answer is built from create_link's own JSON, not read back: the same fields as a
+// read, for a drawn alias with tags and an expiry too.
+test('answers a create with the link as a read gives it', async () => {
+  const { domain, token } = await personalScene();
+  const expiring = await call(api, 'POST', '/v1/links', {
+    token,
+    body: createBody(domain.domain, {
+      tags: ['b-tag', 'a-tag'],
+      expires_at: new Date(Date.now() + 86_400_123).toISOString(),
+    }),
+  });
+  assert.equal(expiring.status, 201, JSON.stringify(expiring.body));
+  assert.ok(expiring.body.expires_at);
+  const expiringRead = await call(api, 'GET', `/v1/links/${expiring.body.id}`, { token });
+  assert.deepEqual(expiringRead.body, expiring.body);
+});
+
 test('creates, reads, lists with a cursor, updates, archives and deletes a link', async () => {
   const { domain, token } = await personalScene();
   const created = await call(api, 'POST', '/v1/links', {

@@ -53,7 +53,7 @@ export function asTokenUser<T>(context: TokenContext, work: (tx: CallerSql) => P
 
 const aliasNotFound = () => apiError(404, 'alias_not_found', MESSAGES.aliasNotFound);
 
-function toApiLink(row: LinkRow, base: ShortUrlBase): ApiLink {
+function toApiLink(row: Omit<LinkRow, 'cursor_at'>, base: ShortUrlBase): ApiLink {
   return {
     id: row.id,
     url: row.url,
@@ -186,13 +186,17 @@ export async function listLinks(
   };
 }
 
-/** create_link for the token's account (a team's links carry the team's organization). */
 /** The link's pixels replaced (set_link_pixels: the account's own, by those who manage it). */
 async function setPixels(tx: CallerSql, id: string, pixels: readonly string[] | null | undefined) {
   if (pixels === undefined || pixels === null) return;
   await tx`select public.set_link_pixels(${id}::uuid, ${pixels as string[]}::uuid[])`;
 }
 
+/**
+ * create_link for the token's account (a team's links carry the team's organization). The
+ * answer is the link as create_link returns it (app.link_json, the row it just wrote): reading
+ * it back would cost a round trip for the same fields. Pixels, set after it, are read back.
+ */
 export async function createLink(
   tx: CallerSql,
   context: TokenContext,
@@ -204,10 +208,40 @@ export async function createLink(
     accountId: context.accountId,
     organizationId: context.organizationId,
   });
-  const id = items[0]?.aliases[0]?.id;
-  if (typeof id !== 'string') throw new Error('create_link answered no alias id');
-  await setPixels(tx, id, pixels);
-  return await readLink(tx, context, id, base);
+  const item = items[0];
+  const link = item?.aliases[0] as CreatedAlias | undefined;
+  if (!item || typeof link?.id !== 'string') throw new Error('create_link answered no alias id');
+  if (pixels !== undefined && pixels !== null && pixels.length > 0) {
+    await setPixels(tx, link.id, pixels);
+    return await readLink(tx, context, link.id, base);
+  }
+  return toApiLink(
+    {
+      id: link.id,
+      url: item.url,
+      domain: link.domain,
+      alias: link.alias,
+      status: link.status,
+      tags: link.tags,
+      description: link.description,
+      expires_at: link.expires_at === null ? null : new Date(link.expires_at),
+      created_at: new Date(link.created_at),
+      pixels: [],
+    },
+    base,
+  );
+}
+
+/** The fields of app.link_json's alias the API answers with (timestamps as JSON text). */
+interface CreatedAlias {
+  id: string;
+  domain: string;
+  alias: string;
+  status: string;
+  tags: string[];
+  description: string | null;
+  expires_at: string | null;
+  created_at: string;
 }
 
 export interface LinkChanges {

@@ -99,11 +99,11 @@ function callCreateLink(
 ) {
   // Marks this transaction as the edge function's own draw (see migration
   // 20261122001095_trusted_alias_draw.sql); set_config's `true` keeps it local to the transaction.
+  // Sent together with the call (the connection runs them in order): one round trip, not two.
   const marked = aliasIsRandom
-    ? tx`select set_config('shortlane.trusted_alias_draw', 'on', true)`
+    ? tx`select set_config('shortlane.trusted_alias_draw', 'on', true)`.execute()
     : Promise.resolve();
-  return marked.then(() =>
-    tx<{ items: RpcCreatedItem[] }[]>`
+  const created = tx<{ items: RpcCreatedItem[] }[]>`
     select public.create_link(
       p_url => ${draft.url},
       p_domain => ${draft.domain},
@@ -114,8 +114,8 @@ function callCreateLink(
       p_tags => ${draft.tags}::text[],
       p_description => ${draft.description},
       p_expires_at => ${draft.expiresAt}::timestamptz
-    ) as items`.then(([row]) => row?.items ?? []),
-  );
+    ) as items`;
+  return Promise.all([marked, created]).then(([, [row]]) => row?.items ?? []);
 }
 
 /** The RPC's answer to a random alias that is taken: draw again. */
