@@ -36,6 +36,10 @@ export const RESOURCES = {
   announcements: { read: 'announcements', search: ['title', 'body'] },
   'access-invitations': { read: 'access_invitations', search: ['email', 'note'] },
   webhooks: { read: 'kiosk_webhook_endpoints', search: ['url', 'account_name'] },
+  'api-tokens': {
+    read: 'kiosk_api_tokens',
+    search: ['name', 'token_prefix', 'account_name', 'created_by_email'],
+  },
   webhook_attempts: { read: 'webhook_attempts' },
 } as const satisfies Record<string, ResourceMapping>;
 
