@@ -39,12 +39,25 @@ function reply(res: http.ServerResponse, status: number, body: unknown) {
   res.end(JSON.stringify(body));
 }
 
+function hasHeader(rawHeaders: string[], name: string): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() === name) return true;
+  }
+  return false;
+}
+
 // Headers travel as flat raw [name, value, …] lists: building and re-validating header objects
 // on both legs was a measurable share of the gateway's CPU per proxied request (bench/stack.ts).
 const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
 
-/** The upstream's response headers with the gateway's CORS headers in place of any of its own. */
-function withCors(rawHeaders: string[]): string[] {
+/**
+ * The upstream's response headers with the gateway's CORS headers in place of any of its own.
+ * A function's answer keeps its own when it sends them: on Supabase, functions handle CORS
+ * themselves (the gateway neither answers their preflights nor rewrites their headers), so the
+ * public API's Idempotency-Key and X-RateLimit-* work from a browser only if the function says so.
+ */
+function withCors(rawHeaders: string[], keepOwn = false): string[] {
+  if (keepOwn && hasHeader(rawHeaders, 'access-control-allow-origin')) return rawHeaders;
   const headers: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
@@ -92,11 +105,12 @@ function proxy(
   port: number,
   path: string,
   headers: http.OutgoingHttpHeaders | readonly string[],
+  keepOwnCors = false,
 ) {
   const upstream = http.request(
     { host: '127.0.0.1', port, method: req.method, path, headers, agent: upstreamAgent },
     (answer) => {
-      res.writeHead(answer.statusCode ?? 502, withCors(answer.rawHeaders));
+      res.writeHead(answer.statusCode ?? 502, withCors(answer.rawHeaders, keepOwnCors));
       answer.pipe(res);
     },
   );
@@ -148,12 +162,13 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       proxy(req, res, services.functionsPort, `/r${url.pathname}${url.search}`, headers);
       return;
     }
-    if (req.method === 'OPTIONS') {
+    const [, area, version] = url.pathname.split('/');
+    // Functions answer their own preflights, as on Supabase (see withCors).
+    if (req.method === 'OPTIONS' && !(area === 'functions' && version === 'v1')) {
       res.writeHead(200, CORS_HEADERS);
       res.end();
       return;
     }
-    const [, area, version] = url.pathname.split('/');
     const prefix = `/${area}/${version}`;
     const rest = url.pathname.slice(prefix.length) || '/';
 
@@ -187,7 +202,7 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       if (!services.functionsPort)
         return reply(res, 503, { message: 'Edge functions are not running' });
       const headers = forwarded(req, clientOf(req));
-      return proxy(req, res, services.functionsPort, `${rest}${url.search}`, headers);
+      return proxy(req, res, services.functionsPort, `${rest}${url.search}`, headers, true);
     }
     if (url.pathname === '/' || url.pathname === '/health')
       return reply(res, 200, { status: 'ok', name: 'shortlane-local-stack' });
