@@ -44,7 +44,7 @@ function EditApiToken({ scope, accountId }: { scope: ApiTokenScope; accountId: s
   const token = tokens.data.find((candidate) => candidate.id === tokenId);
   if (!token) {
     return (
-      <Alert color="yellow" title="API token not found." role="alert">
+      <Alert color="red" title="API token not found." role="alert">
         It may have been revoked. {back}
       </Alert>
     );

@@ -74,7 +74,7 @@ function TokenSecret({ created, onDone }: { created: CreatedApiToken; onDone: ()
       <Title order={1} ref={heading} tabIndex={-1}>
         Your new API token
       </Title>
-      <Alert color="yellow" title="Copy it now: you won’t see it again" role="status">
+      <Alert color="blue" title="Copy it now: you won’t see it again" role="status">
         We keep only a fingerprint of “{created.name}”. If you lose it, revoke it and create
         another.
       </Alert>
