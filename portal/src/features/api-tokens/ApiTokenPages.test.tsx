@@ -278,6 +278,37 @@ describe('revoking', () => {
   });
 });
 
+describe('revoking without a recent password', () => {
+  it('asks for the password (423) and retries the revocation', ROOMY, async () => {
+    const { backend, user, setTokens } = await open('/app/settings/api', { tokens: [TOKEN] });
+    let confirmed = false;
+    backend.on('POST', '/auth/v1/logout', () => new Response(null, { status: 204 }));
+    backend.on('POST', '/auth/v1/token', () => {
+      confirmed = true;
+      return json(sessionBody({ id: TEST_USER_ID, email: EMAIL }));
+    });
+    backend.on('POST', '/rest/v1/rpc/revoke_api_token', () => {
+      if (!confirmed) {
+        return postgrestError(423, {
+          message: 'password_confirmation_required',
+          details: 'Password confirmation required.',
+          hint: 'form',
+        });
+      }
+      setTokens([]);
+      return new Response(null, { status: 204 });
+    });
+    await user.click(await screen.findByRole('button', { name: 'Revoke Deploy script' }, SLOW));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke API token' });
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke token' }));
+    const password = await findLoadedDialog('Confirm your password');
+    await user.type(within(password).getByLabelText('Password'), 'password123');
+    await user.click(within(password).getByRole('button', { name: 'Confirm' }));
+    expect(await screen.findByText(/No API tokens yet/)).toBeInTheDocument();
+    expect(backend.requestsTo('POST', '/rest/v1/rpc/revoke_api_token')).toHaveLength(2);
+  });
+});
+
 describe('the team’s API pages', () => {
   it('show the team account’s tokens with the team’s own links', ROOMY, async () => {
     const { backend } = await open('/app/organization/acme/team/marketing/api', {
