@@ -25,6 +25,7 @@ const MENU = [
   'Announcements',
   'Surveys',
   'Access invitations',
+  'API tokens',
 ];
 
 function consoleComplaints(page: Page): string[] {
@@ -83,7 +84,7 @@ test('every kiosk screen and the impersonation flow keep the console quiet', asy
   // A user's page, every tab, and impersonation from it.
   await page.goto(`${appUrls.kiosk}/user/${target.id}`);
   await expect(page).toHaveURL(new RegExp(`/users/${target.id}/show$`));
-  for (const tab of ['Plan', 'Teams and organizations', 'Security', 'Profile']) {
+  for (const tab of ['Plan', 'Teams and organizations', 'API tokens', 'Security', 'Profile']) {
     await page.getByRole('tab', { name: tab }).click();
   }
   await expect(page.getByText('Staff', { exact: true })).toBeVisible();

@@ -8,6 +8,7 @@ import { kioskI18nProvider } from './providers/i18nProvider.ts';
 import accessInvitations from './resources/access-invitations/index.tsx';
 import { AliasLookup } from './resources/aliases/AliasLookup.tsx';
 import aliases from './resources/aliases/index.ts';
+import apiTokens from './resources/api-tokens/index.tsx';
 import announcements from './resources/announcements/index.tsx';
 import bannedDomains from './resources/banned_domains/index.tsx';
 import zones from './resources/cloudflare-zones/index.tsx';
@@ -131,6 +132,12 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
             recordRepresentation="url"
           />
           <Resource name="webhook_attempts" />
+          <Resource
+            name="api-tokens"
+            {...apiTokens}
+            options={{ label: 'API tokens' }}
+            recordRepresentation="name"
+          />
           <CustomRoutes>
             <Route
               path="/user/:userId"

@@ -2942,6 +2942,33 @@ export type Database = {
           },
         ];
       };
+      kiosk_api_tokens: {
+        Row: {
+          abilities: string[] | null;
+          account_id: string | null;
+          account_kind: string | null;
+          account_name: string | null;
+          created_at: string | null;
+          created_by: string | null;
+          created_by_email: string | null;
+          expired: boolean | null;
+          expires_at: string | null;
+          id: string | null;
+          last_used_at: string | null;
+          name: string | null;
+          token_prefix: string | null;
+          updated_at: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'api_tokens_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       kiosk_domains: {
         Row: {
           account_id: string | null;
@@ -3305,6 +3332,7 @@ export type Database = {
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
       account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
       account_limits: { Args: { p_account_id: string }; Returns: Json };
+      api_credits: { Args: { p_account_id: string }; Returns: Json };
       archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
       archive_organization: {
         Args: { p_archive: boolean; p_organization_id: string };
@@ -3414,6 +3442,7 @@ export type Database = {
         Returns: Json;
       };
       kiosk_link_totals: { Args: { p_top?: number }; Returns: Json };
+      kiosk_revoke_api_token: { Args: { p_token_id: string }; Returns: undefined };
       kiosk_system_stats: {
         Args: { p_days?: number; p_domain?: string };
         Returns: {

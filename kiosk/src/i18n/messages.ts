@@ -11,6 +11,7 @@ export const KIOSK_MESSAGES = {
   'kiosk.users.mfa_reset':
     'Two-factor authentication reset (%{smart_count} factor removed) |||| Two-factor authentication reset (%{smart_count} factors removed)',
   'kiosk.users.impersonating': 'The portal opened as %{email}',
+  'kiosk.api_tokens.revoked': 'API token revoked: %{name}',
   'kiosk.zones.synced': '%{smart_count} zone synced |||| %{smart_count} zones synced',
   'kiosk.zones.deleted': 'Zone deleted',
   'kiosk.zones.created': 'Zone created: set its name servers at the registrar',

@@ -21,6 +21,7 @@ export function KioskMenu() {
       <Menu.ResourceItem name="surveys" />
       <Menu.ResourceItem name="access-invitations" />
       <Menu.ResourceItem name="webhooks" />
+      <Menu.ResourceItem name="api-tokens" />
     </Menu>
   );
 }

@@ -36,6 +36,10 @@ export const RESOURCES = {
   announcements: { read: 'announcements', search: ['title', 'body'] },
   'access-invitations': { read: 'access_invitations', search: ['email', 'note'] },
   webhooks: { read: 'kiosk_webhook_endpoints', search: ['url', 'account_name'] },
+  'api-tokens': {
+    read: 'kiosk_api_tokens',
+    search: ['name', 'token_prefix', 'account_name', 'created_by_email'],
+  },
   webhook_attempts: { read: 'webhook_attempts' },
   organizations: { read: 'kiosk_organizations', search: ['name', 'slug', 'owner_email'] },
   teams: { read: 'kiosk_teams', search: ['name', 'organization_name', 'owner_email'] },

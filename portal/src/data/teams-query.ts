@@ -54,16 +54,23 @@ export function useMyTeamsQuery() {
   });
 }
 
+/** A team found by its page's slugs, with the account its settings (API tokens…) belong to. */
+export interface TeamBySlug {
+  id: string;
+  name: string;
+  account_id: string;
+}
+
 /** The team at organization/{org}/team/{team} if the user may see it, else null. */
 export async function fetchTeamBySlug(
   supabase: PortalSupabase,
   orgSlug: string,
   teamSlug: string,
-): Promise<{ id: string; name: string } | null> {
+): Promise<TeamBySlug | null> {
   if (orgSlug === STANDALONE_TEAM_ORG) {
     const result = await supabase
       .from('teams')
-      .select('id, name')
+      .select('id, name, account_id')
       .eq('slug', teamSlug)
       .is('organization_id', null)
       .maybeSingle();
@@ -71,12 +78,18 @@ export async function fetchTeamBySlug(
   }
   const result = await supabase
     .from('teams')
-    .select('id, name, organization:organizations!inner(slug)')
+    .select('id, name, account_id, organization:organizations!inner(slug)')
     .eq('slug', teamSlug)
     .eq('organization.slug', orgSlug)
     .maybeSingle();
   if (result.error) return unwrap(result);
-  return result.data && { id: result.data.id, name: result.data.name };
+  return (
+    result.data && {
+      id: result.data.id,
+      name: result.data.name,
+      account_id: result.data.account_id,
+    }
+  );
 }
 
 export function useTeamBySlugQuery(orgSlug: string, teamSlug: string, enabled = true) {

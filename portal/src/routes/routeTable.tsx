@@ -36,6 +36,10 @@ const SalePage = page(() => import('../pages/SalePage/SalePage.tsx'));
 const CareersPage = page(() => import('../pages/CareersPage/CareersPage.tsx'));
 // The API reference and its OpenAPI document: their own chunk, fetched only on /app/dev.
 const DevPage = page(() => import('../features/api-docs/DevPage.tsx'));
+// API tokens (features/api-tokens), one set of pages for the user's and a team's tokens.
+const ApiTokensPage = page(() => import('../features/api-tokens/ApiTokensPage.tsx'));
+const NewApiTokenPage = page(() => import('../features/api-tokens/NewApiTokenPage.tsx'));
+const EditApiTokenPage = page(() => import('../features/api-tokens/EditApiTokenPage.tsx'));
 // Impersonation (features/impersonation): the kiosk's hand-over, and "Back To My Account".
 const StartImpersonationPage = page(
   () => import('../features/impersonation/StartImpersonationPage.tsx'),
@@ -313,14 +317,10 @@ function settingsRoutes(): PageRoute[] {
       'Order notification',
       'The notice sent about one order.',
     ),
-    settings('settings.api', 'API', 'Your API tokens and how many API credits are left.', verified),
-    settings('settings.api.new', 'New API token', 'Create a token for the REST API.', verified),
-    settings(
-      'settings.api.edit',
-      'Edit API token',
-      'Rename a token or change what it may do.',
-      verified,
-    ),
+    // API tokens (features/api-tokens): the same pages serve the team routes below.
+    { name: 'settings.api', guards: verified, screen: ApiTokensPage },
+    { name: 'settings.api.new', guards: verified, screen: NewApiTokenPage },
+    { name: 'settings.api.edit', guards: verified, screen: EditApiTokenPage },
     settings(
       'settings.brandedDomains',
       'Branded domains',
@@ -411,13 +411,9 @@ function teamRoutes(): PageRoute[] {
     team('team.profile', 'Team profile', "The team's name, picture and who owns it."),
     team('team.membership', 'Team members', "The team's members, their roles and invitations."),
     team('team.sso', 'Team single sign-on', "The team's single sign-on settings."),
-    team('team.api', 'Team API tokens', "The team's API tokens and the credits they have used."),
-    team(
-      'team.api.new',
-      'New team API token',
-      'Create a token that acts for the team in the REST API.',
-    ),
-    team('team.api.edit', 'Edit team API token', 'Rename a team token or change what it may do.'),
+    { name: 'team.api', guards: TEAM, screen: ApiTokensPage },
+    { name: 'team.api.new', guards: TEAM, screen: NewApiTokenPage },
+    { name: 'team.api.edit', guards: TEAM, screen: EditApiTokenPage },
     team('team.usage', 'Team usage', "What the team's plan allows and what it used."),
     team('team.subscription', 'Team subscription', "The team's plan and its renewal."),
     team(

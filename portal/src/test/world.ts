@@ -26,7 +26,7 @@ export interface TestWorld {
     };
   }[];
   /** teams rows answered to a lookup by slug (the team-exists guard). */
-  teamsBySlug?: { id: string; name: string }[];
+  teamsBySlug?: { id: string; name: string; account_id?: string }[];
   organizations?: {
     id: string;
     slug: string;

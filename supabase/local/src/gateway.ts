@@ -42,9 +42,28 @@ function reply(res: http.ServerResponse, status: number, body: unknown) {
 
 const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
 
+function hasHeader(rawHeaders: string[], name: string): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() === name) return true;
+  }
+  return false;
+}
+
 /** The upstream's response headers with the gateway's CORS headers in place of any of its own. */
 function withCors(rawHeaders: string[]): string[] {
   return forwardHeaders(rawHeaders, (name) => name.startsWith('access-control-'), CORS_HEADER_LIST);
+}
+
+/**
+ * A function's answer keeps its own CORS headers when it sends them: on Supabase, functions
+ * handle CORS themselves (the gateway neither answers their preflights nor rewrites their
+ * headers), so the public API's Idempotency-Key and X-RateLimit-* work from a browser only if
+ * the function says so. Without them, the gateway's apply.
+ */
+function withFunctionCors(rawHeaders: string[]): string[] {
+  return hasHeader(rawHeaders, 'access-control-allow-origin')
+    ? forwardHeaders(rawHeaders)
+    : withCors(rawHeaders);
 }
 
 /**
@@ -132,12 +151,13 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       return;
     }
     const url = new URL(req.url ?? '/', origin);
-    if (req.method === 'OPTIONS') {
+    const [, area, version] = url.pathname.split('/');
+    // Functions answer their own preflights, as on Supabase (see withFunctionCors).
+    if (req.method === 'OPTIONS' && !(area === 'functions' && version === 'v1')) {
       res.writeHead(200, CORS_HEADERS);
       res.end();
       return;
     }
-    const [, area, version] = url.pathname.split('/');
     const prefix = `/${area}/${version}`;
     const rest = url.pathname.slice(prefix.length) || '/';
 
@@ -176,7 +196,7 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       if (!services.functions)
         return reply(res, 503, { message: 'Edge functions are not running' });
       const headers = functionHeaders(req.rawHeaders, clientOf(req));
-      return services.functions(req, res, `${rest}${url.search}`, headers, withCors);
+      return services.functions(req, res, `${rest}${url.search}`, headers, withFunctionCors);
     }
     if (url.pathname === '/' || url.pathname === '/health')
       return reply(res, 200, { status: 'ok', name: 'shortlane-local-stack' });

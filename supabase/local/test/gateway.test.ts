@@ -31,4 +31,24 @@ describe('gateway', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('access-control-allow-headers')).toContain('apikey');
   });
+
+  it('leaves a function its own CORS, preflight included, as Supabase does', async () => {
+    // The public API allows Idempotency-Key and exposes its rate-limit headers to browsers.
+    const preflight = await fetch(`${env.SUPABASE_URL}/functions/v1/api/v1/links`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type, idempotency-key',
+      },
+    });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('idempotency-key');
+    const answer = await fetch(`${env.SUPABASE_URL}/functions/v1/api/v1/links`, {
+      headers: { authorization: 'Bearer slt_unknown' },
+    });
+    expect(answer.status).toBe(401);
+    expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+    expect(answer.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Limit');
+  });
 });

@@ -26,6 +26,7 @@ const STAFF_ONLY_TABLES = [
 /** The views the kiosk's screens read. */
 const KIOSK_VIEWS = [
   'kiosk_aliases',
+  'kiosk_api_tokens',
   'kiosk_domains',
   'kiosk_long_urls',
   'kiosk_organization_users',

@@ -13,6 +13,7 @@ import {
 } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { YesNoField } from '../../components/YesNoField.tsx';
+import { UserApiTokens } from '../api-tokens/index.tsx';
 import { BanButton, ImpersonateButton, ResetMfaButton } from './UserActions.tsx';
 
 interface Membership {
@@ -59,7 +60,10 @@ function UserShowActions() {
   );
 }
 
-/** user/{userId}: profile, plan and subscription, teams and organizations, links, security. */
+/**
+ * user/{userId}: profile, plan and subscription, teams and organizations, links, API tokens,
+ * security.
+ */
 export function UserShow() {
   return (
     <Show actions={<UserShowActions />}>
@@ -92,6 +96,9 @@ export function UserShow() {
           <Memberships source="teams" label="Teams" />
           <Memberships source="organizations" label="Organizations" />
           <UserLinks />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="API tokens">
+          <UserApiTokens label="Tokens they created" />
         </TabbedShowLayout.Tab>
         <TabbedShowLayout.Tab label="Security">
           <NumberField source="mfa_factors" label="Two-factor authenticators" />

@@ -1,4 +1,18 @@
-import { Anchor, Badge, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  Code,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { href } from '../../routes/paths.ts';
 import {
   fieldsOf,
   jsonSchemaOf,
@@ -9,6 +23,7 @@ import {
   type OpenApiDocument,
   type OperationView,
 } from './openApiView.ts';
+import { TryIt, type TryItTarget } from './TryIt.tsx';
 
 const METHOD_COLORS: Record<string, string> = {
   GET: 'blue',
@@ -56,7 +71,15 @@ function FieldTable({ fields, caption }: { fields: Field[]; caption: string }) {
   );
 }
 
-function Operation({ document, view }: { document: OpenApiDocument; view: OperationView }) {
+function Operation({
+  document,
+  view,
+  tryIt,
+}: {
+  document: OpenApiDocument;
+  view: OperationView;
+  tryIt?: { target: TryItTarget; token: string };
+}) {
   const { operation } = view;
   const parameters: Field[] = (operation.parameters ?? []).map((parameter) => ({
     name: parameter.name,
@@ -118,13 +141,60 @@ function Operation({ document, view }: { document: OpenApiDocument; view: Operat
           })}
         </Table.Tbody>
       </Table>
+      {tryIt && <TryIt document={document} view={view} target={tryIt.target} token={tryIt.token} />}
     </Stack>
   );
 }
 
-/** The API reference rendered from an OpenAPI 3.1 document. */
-export function ApiReference({ document }: { document: OpenApiDocument }) {
+/** Where "Try it" sends requests, and with which of the reader's tokens. */
+function TokenBar({
+  serverUrl,
+  token,
+  onToken,
+}: {
+  serverUrl: string;
+  token: string;
+  onToken: (token: string) => void;
+}) {
+  return (
+    <Paper withBorder p="md" component="section" aria-labelledby="try-it-title">
+      <Stack gap="xs">
+        <Title order={2} size="h4" id="try-it-title">
+          Try it with your token
+        </Title>
+        <Text size="sm">
+          Requests go to <Code>{serverUrl}</Code> and spend your API credits. Create a token in{' '}
+          <Anchor component={Link} to={href('settings.api')}>
+            Settings → API
+          </Anchor>
+          ; it stays in this page only.
+        </Text>
+        <PasswordInput
+          label="API token"
+          placeholder="slt_…"
+          autoComplete="off"
+          value={token}
+          onChange={(event) => onToken(event.currentTarget.value)}
+          maw={520}
+        />
+      </Stack>
+    </Paper>
+  );
+}
+
+/**
+ * The API reference rendered from an OpenAPI 3.1 document; with `tryIt`, each operation can be
+ * sent to the API with the reader's own token.
+ */
+export function ApiReference({
+  document,
+  tryIt,
+}: {
+  document: OpenApiDocument;
+  tryIt?: TryItTarget;
+}) {
   const operations = operationsOf(document);
+  const [token, setToken] = useState('');
   const schemas = Object.keys(document.components?.schemas ?? {});
   return (
     <Stack gap="xl">
@@ -132,10 +202,13 @@ export function ApiReference({ document }: { document: OpenApiDocument }) {
         <Title order={1}>{document.info.title}</Title>
         <Text c="dimmed" size="sm">
           Version {document.info.version} · OpenAPI {document.openapi} ·{' '}
-          <Anchor href={`${document.servers?.[0]?.url ?? ''}/openapi.json`}>openapi.json</Anchor>
+          <Anchor href={`${tryIt?.serverUrl ?? document.servers?.[0]?.url ?? ''}/openapi.json`}>
+            openapi.json
+          </Anchor>
         </Text>
         {document.info.description && <Text>{document.info.description}</Text>}
       </Stack>
+      {tryIt && <TokenBar serverUrl={tryIt.serverUrl} token={token} onToken={setToken} />}
       <nav aria-label="Operations">
         <Stack gap={4}>
           {operations.map((view) => (
@@ -146,7 +219,12 @@ export function ApiReference({ document }: { document: OpenApiDocument }) {
         </Stack>
       </nav>
       {operations.map((view) => (
-        <Operation key={view.id} document={document} view={view} />
+        <Operation
+          key={view.id}
+          document={document}
+          view={view}
+          tryIt={tryIt && { target: tryIt, token }}
+        />
       ))}
       <Stack component="section" gap="sm" aria-labelledby="errors-title">
         <Title order={2} id="errors-title">

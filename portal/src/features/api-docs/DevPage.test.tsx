@@ -13,7 +13,11 @@ describe('the API reference page (/app/dev)', () => {
     async () => {
       renderApp({ route: '/app/dev' });
       // Role queries over this many tables are slow: the page's ids are the anchors it promises.
-      expect(await screen.findByText('Shortlane API')).toBeInTheDocument();
+      // The route's chunk loads first: slow on a busy machine.
+      expect(await screen.findByText('Shortlane API', {}, { timeout: 10_000 })).toBeInTheDocument();
+      // "Try it" goes to this project's gateway, where the document's relative server lives.
+      expect(screen.getByLabelText('API token')).toBeInTheDocument();
+      expect(screen.getByText('http://stack.test/functions/v1/api')).toBeInTheDocument();
       const page = globalThis.document;
       for (const view of operationsOf(openApi)) {
         const section = page.getElementById(view.id);

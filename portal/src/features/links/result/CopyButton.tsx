@@ -6,9 +6,10 @@ import { useNotify } from '../../../lib/servicesContext.ts';
 
 /**
  * Copies `value` to the clipboard and says whether that worked (app-shell 8). Once copied it
- * reads "Copied" (the created alias's client-side copied flag of link-creation 3).
+ * reads "Copied" (the created alias's client-side copied flag of link-creation 3). `label` names
+ * the button when the value itself should not be read out (a secret).
  */
-export function CopyButton({ value }: { value: string }) {
+export function CopyButton({ value, label }: { value: string; label?: string }) {
   const notify = useNotify();
   const [copied, setCopied] = useState(false);
 
@@ -32,7 +33,11 @@ export function CopyButton({ value }: { value: string }) {
   };
 
   return (
-    <Button variant={copied ? 'filled' : 'default'} onClick={copy} aria-label={`Copy ${value}`}>
+    <Button
+      variant={copied ? 'filled' : 'default'}
+      onClick={copy}
+      aria-label={label ?? `Copy ${value}`}
+    >
       {copied ? 'Copied' : 'Copy'}
     </Button>
   );
