@@ -9,6 +9,9 @@
  *   - many accounts: 250 accounts of two links each, every batch spread over all of them.
  * The accounts are on the enterprise plan so that no limit stops the counting.
  *
+ * Each gets the batches as the redirector of its release sent them: the previous version a JSON
+ * array, the current one an array per column.
+ *
  * Two figures per version: the CPU of the backend that ran the batches (/proc/<pid>/schedstat),
  * and that of every Postgres process meanwhile (bench/postgres-cpu.ts: the backend plus the WAL
  * writer, checkpointer, autovacuum… and whatever else the stack's processes asked of the server
@@ -100,28 +103,66 @@ const VISITORS = [
   { device: 'mobile', browser: 'Chrome', os: 'Android' },
 ];
 
-function batches(aliasIds: string[], count: number): string[] {
+interface ClickRow {
+  time: string;
+  alias_id: string;
+  route_id: null;
+  country: string;
+  device: string;
+  browser: string;
+  os: string;
+  referrer_host: null;
+  is_bot: boolean;
+  is_qr: boolean;
+  ip_hash: string;
+}
+
+function batches(aliasIds: string[], count: number): ClickRow[][] {
   let n = 0;
   return Array.from({ length: count }, () =>
-    JSON.stringify(
-      Array.from({ length: BATCH }, () => {
-        const i = n++;
-        return {
-          time: new Date().toISOString(),
-          alias_id: aliasIds[i % aliasIds.length],
-          country: 'GB',
-          ...VISITORS[i % VISITORS.length],
-          referrer_host: null,
-          is_bot: false,
-          is_qr: false,
-          ip_hash: createHash('sha256')
-            .update(`81.2.69.${i % 250}`)
-            .digest('hex'),
-          route_id: null,
-        };
-      }),
-    ),
+    Array.from({ length: BATCH }, () => {
+      const i = n++;
+      return {
+        time: new Date().toISOString(),
+        alias_id: aliasIds[i % aliasIds.length]!,
+        route_id: null,
+        country: 'GB',
+        ...VISITORS[i % VISITORS.length]!,
+        referrer_host: null,
+        is_bot: false,
+        is_qr: false,
+        ip_hash: createHash('sha256')
+          .update(`81.2.69.${i % 250}`)
+          .digest('hex'),
+      };
+    }),
   );
+}
+
+/**
+ * The call each version took from the redirector: the previous one a JSON array of objects,
+ * the current one an array per column (as r/clicks.ts sends them).
+ */
+function call(fn: string, rows: ClickRow[]): [string, unknown[]] {
+  if (fn.startsWith('bench_before.'))
+    return [`select * from ${fn}($1::text::json)`, [JSON.stringify(rows)]];
+  const columns = [
+    ['time', 'timestamptz'],
+    ['alias_id', 'uuid'],
+    ['route_id', 'uuid'],
+    ['country', 'text'],
+    ['device', 'text'],
+    ['browser', 'text'],
+    ['os', 'text'],
+    ['referrer_host', 'text'],
+    ['is_bot', 'boolean'],
+    ['is_qr', 'boolean'],
+    ['ip_hash', 'text'],
+  ] as const;
+  return [
+    `select * from ${fn}(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`,
+    columns.map(([key]) => rows.map((row) => row[key])),
+  ];
 }
 
 interface Cost {
@@ -135,11 +176,12 @@ async function replay(
   cpu: PostgresCpu,
   backend: number,
   fn: string,
-  payloads: string[],
+  payloads: ClickRow[][],
 ): Promise<Cost> {
+  const calls = payloads.map((rows) => call(fn, rows));
   const all = cpu.sample();
   const own = processCpuNs(backend)!;
-  for (const payload of payloads) await db.query(`select * from ${fn}($1::text::json)`, [payload]);
+  for (const [text, values] of calls) await db.query(text, values);
   return {
     backendNs: processCpuNs(backend)! - own,
     allNs: cpu.since(all),
