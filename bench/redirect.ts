@@ -12,10 +12,14 @@
  *      visitor of the load matches, so every rule is evaluated on every request (the
  *      evaluation must cost no database round trip: compare with phase 4);
  *   6. all-distinct aliases, i.e. link-cache misses (target >= 8,000 req/s);
- * and after each `r` phase, the clicks recorded against the redirects served (they must match).
- * Prints its figures; it is not a timed test.
+ * and after each `r` phase, the clicks recorded against the redirects served (they must match)
+ * and the CPU all Postgres processes spent per click recorded, from the phase's start until its
+ * clicks are written (bench/postgres-cpu.ts: mostly app.record_clicks, plus the link lookups,
+ * the WAL writer, autovacuum…). Prints its figures; it is not a timed test.
  *
  *   npm run bench:redirect
+ *   npm run bench:redirect -- --compare   only app.record_clicks, the version before migration
+ *                                         20261122003400 beside the current one (bench/click-ingest.ts)
  *
  * Starts a stack of its own without the demo seed, in a child process as `stack:up` runs (ports
  * 62321/62322/62324 and state dir .local/bench-redirect, wiped first; override with the STACK_*
@@ -37,6 +41,8 @@ import {
   stopStack,
   untilHealthy,
 } from './support/stack-process.ts';
+import { compareClickIngest } from './click-ingest.ts';
+import { PostgresCpu } from './postgres-cpu.ts';
 
 const STACK_ENV = {
   STACK_GATEWAY_PORT: process.env.STACK_GATEWAY_PORT || '62321',
@@ -70,6 +76,7 @@ const TARGETS = {
 };
 const STEADY_RATE = 2_000;
 const START_TIMEOUT_MS = 120_000;
+const COMPARE = process.argv.includes('--compare');
 const USER_AGENTS = [
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
@@ -128,6 +135,15 @@ async function createLinks(db: pg.Client): Promise<void> {
       [userId, prefix, count, DOMAIN],
     );
   }
+  // On a plan whose monthly redirects and trackable clicks the load cannot use up (the free
+  // plan's 1,000 would turn the rest of the load into "limit reached" pages).
+  await db.query(
+    `insert into public.subscriptions (account_id, plan_id, price_id, name, interval)
+     select pr.personal_account_id, p.id, pp.id, p.name, pp.interval
+     from public.profiles pr, public.plans p join public.plan_prices pp on pp.plan_id = p.id
+     where pr.id = $1 and p.name = 'enterprise' and pp.interval = 'monthly'`,
+    [userId],
+  );
   // The load comes from British addresses on desktops and phones without Accept-Language.
   await db.query(
     `insert into public.alias_routes (alias_id, account_id, position, url)
@@ -319,6 +335,17 @@ function accounting(clicks: number, figures: Figures): string {
   return `clicks recorded ${thousands(clicks)}, redirects served ${served}: ${accounted(clicks, figures) ? `every redirect recorded (${clicks - figures.redirects} of the in-flight ones were served)` : 'MISMATCH'}`;
 }
 
+/** Postgres CPU (all its processes) per click recorded over a phase, in µs. */
+function postgresPerClick(cpuNs: number, clicks: number): string {
+  return `Postgres ${clicks > 0 ? (cpuNs / 1000 / clicks).toFixed(1) : '-'} µs CPU per click`;
+}
+
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
+
 // --- Main -------------------------------------------------------------------------------------
 
 async function main() {
@@ -338,6 +365,27 @@ async function main() {
     await db.connect();
     log(`creating ${thousands(HOT_LINKS)} hot and ${thousands(COLD_LINKS)} cold links`);
     await createLinks(db);
+    if (COMPARE) {
+      const { rows } = await db.query<{ id: string }>(
+        `select id from public.aliases where alias ~ '^h[0-9]+$' order by alias`,
+      );
+      log('app.record_clicks before and now, the same batches through each');
+      const lines = await compareClickIngest(
+        db,
+        DOMAIN,
+        rows.map((row) => row.id),
+      );
+      console.log(
+        [
+          '',
+          `Click ingest, Postgres CPU per click (${os.cpus().length} cores, load average ${loadAverage()}; other processes share this machine)`,
+          ...lines,
+          '',
+        ].join('\n'),
+      );
+      return;
+    }
+    const pgCpu = await PostgresCpu.of(db);
 
     bare = await serveWithDeno(['eval', BARE_302], {});
     bareNode = await serveWithNode(BARE_NODE_302);
@@ -393,22 +441,28 @@ async function main() {
     // Hot links: warm the cache (and JIT) first; its clicks are counted before the phase.
     await load(rPort, LOAD.warmupSeconds, (n) => `/r/h${n % HOT_LINKS}`);
     const beforeHot = await settledClicks(db);
+    const hotCpu = pgCpu.sample();
     const hot = await load(rPort, LOAD.durationSeconds, (n) => `/r/h${n % HOT_LINKS}`);
     log(describe('r, 1,000 hot links', hot, bareFigures));
     const hotClicks = (await settledClicks(db, beforeHot + hot.redirects)) - beforeHot;
-    log(`  ${accounting(hotClicks, hot)}`);
+    const hotPg = postgresPerClick(pgCpu.since(hotCpu), hotClicks);
+    log(`  ${accounting(hotClicks, hot)}; ${hotPg}`);
 
     await load(rPort, LOAD.warmupSeconds, (n) => `/r/rh${n % HOT_LINKS}`);
     const beforeRouted = await settledClicks(db);
+    const routedCpu = pgCpu.sample();
     const routed = await load(rPort, LOAD.durationSeconds, (n) => `/r/rh${n % HOT_LINKS}`);
     log(describe('r, 1,000 routed hot links', routed, bareFigures));
     const routedClicks = (await settledClicks(db, beforeRouted + routed.redirects)) - beforeRouted;
-    log(`  ${accounting(routedClicks, routed)}`);
+    const routedPg = postgresPerClick(pgCpu.since(routedCpu), routedClicks);
+    log(`  ${accounting(routedClicks, routed)}; ${routedPg}`);
     const beforeCold = await settledClicks(db);
+    const coldCpu = pgCpu.sample();
     const cold = await load(rPort, LOAD.durationSeconds, (n) => `/r/c${n % COLD_LINKS}`);
     log(describe('r, distinct aliases (misses)', cold, bareFigures));
     const coldClicks = (await settledClicks(db, beforeCold + cold.redirects)) - beforeCold;
-    log(`  ${accounting(coldClicks, cold)}`);
+    const coldPg = postgresPerClick(pgCpu.since(coldCpu), coldClicks);
+    log(`  ${accounting(coldClicks, cold)}; ${coldPg} (link lookups included)`);
     if (cold.redirects > COLD_LINKS)
       log(
         `  (more requests than cold links: aliases repeated after ${thousands(COLD_LINKS)}, each long out of the 10,000-entry cache)`,
@@ -418,18 +472,17 @@ async function main() {
     console.log(
       [
         '',
-        `Redirect benchmark (${os.cpus().length} cores, load average ${os
-          .loadavg()
-          .map((v) => v.toFixed(2))
-          .join(' ')}; other processes share this machine)`,
+        `Redirect benchmark (${os.cpus().length} cores, load average ${loadAverage()}; other processes share this machine)`,
         describe('  bare Deno static 302', bareFigures),
         describe('  bare Node static 302', bareNodeFigures),
         describe('  r, 1,000 hot links', hot, bareFigures),
         `    target >= ${thousands(TARGETS.hotRequestsPerSecond)} req/s and p99 < ${TARGETS.hotP99Ms} ms: ${verdict(hot.requestsPerSecond >= TARGETS.hotRequestsPerSecond && hot.p99 < TARGETS.hotP99Ms)}`,
         `    ${accounting(hotClicks, hot)}`,
+        `    ${hotPg}`,
         describe('  r, distinct aliases', cold, bareFigures),
         `    target >= ${thousands(TARGETS.coldRequestsPerSecond)} req/s: ${verdict(cold.requestsPerSecond >= TARGETS.coldRequestsPerSecond)}`,
         `    ${accounting(coldClicks, cold)}`,
+        `    ${coldPg} (the link lookups of the misses included)`,
         describe('  r, routed hot links', routed, bareFigures),
         `    ${((routed.requestsPerSecond / hot.requestsPerSecond) * 100).toFixed(0)}% of the plain hot links' rate; ${accounting(routedClicks, routed)}`,
         describe("  visitor's path, hot links", visitor, bareNodeFigures, 'bare Node'),
@@ -437,6 +490,7 @@ async function main() {
         `    ${accounting(visitorClicks, visitor)}`,
         describe(`  visitor's path, ${thousands(STEADY_RATE)}/s`, steady),
         `    target p99 < ${TARGETS.steadyP99Ms} ms: ${verdict(steady.p99 < TARGETS.steadyP99Ms)}; ${accounting(steadyClicks, steady)}`,
+        `    ${routedPg}`,
         '',
       ].join('\n'),
     );
