@@ -8,6 +8,7 @@ import { ConfigErrorScreen } from './components/ConfigErrorScreen.tsx';
 import { readPortalConfig } from './lib/config.ts';
 import { envCheck } from './lib/env.ts';
 import { createPortalServices, type PortalServices } from './lib/services.ts';
+import { preloadPageAt } from './routes/routeTable.tsx';
 import { takeFlashFromUrl } from './state/flash.ts';
 import { themeProps } from './theme.ts';
 
@@ -32,6 +33,7 @@ function start(): { services: PortalServices } | { problems: string[] } {
 }
 
 const started = start();
+if ('services' in started) preloadPageAt(window.location.pathname);
 
 createRoot(container).render(
   <StrictMode>

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, useLocation, useParams, type RouteObject } from 'react-router-dom';
+import { matchRoutes, Navigate, useLocation, useParams, type RouteObject } from 'react-router-dom';
 import { RootLayout } from '../layout/RootLayout.tsx';
 import type { PortalConfig } from '../lib/config.ts';
 import { ExternalRedirect } from './ExternalRedirect.tsx';
@@ -10,7 +10,12 @@ import { href, paths, type RouteName, type RouteParams } from './paths.ts';
 
 /** What a route shows: a built page, or a placeholder saying what will be there. */
 type Screen =
-  | { kind: 'page'; component: LazyExoticComponent<ComponentType> }
+  | {
+      kind: 'page';
+      component: LazyExoticComponent<ComponentType>;
+      /** Fetches the page's code (the same request the component makes when it renders). */
+      preload: () => Promise<unknown>;
+    }
   | { kind: 'placeholder'; title: string; summary: string };
 
 export interface PageRoute {
@@ -19,10 +24,16 @@ export interface PageRoute {
   screen: Screen;
 }
 
-const page = (load: () => Promise<{ default: ComponentType }>): Screen => ({
-  kind: 'page',
-  component: lazy(load),
-});
+/** A loader run at most once: a preload and the lazy component share one request. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= load());
+}
+
+const page = (load: () => Promise<{ default: ComponentType }>): Screen => {
+  const preload = once(load);
+  return { kind: 'page', component: lazy(preload), preload };
+};
 const soon = (title: string, summary: string): Screen => ({ kind: 'placeholder', title, summary });
 
 // Each page module is loaded on first visit; pages that serve several routes read which one
@@ -44,12 +55,14 @@ const StopImpersonatingPage = page(
   () => import('../features/impersonation/StopImpersonatingPage.tsx'),
 );
 // The settings sidebars: loaded with the first settings page, not with the first page.
-const SettingsLayout = lazy(() =>
+const loadSettingsLayout = once(() =>
   import('../features/settings/SettingsLayout.tsx').then((module) => ({
     default: module.SettingsLayout,
   })),
 );
-const PlaceholderPage = lazy(() => import('../pages/PlaceholderPage/PlaceholderPage.tsx'));
+const SettingsLayout = lazy(loadSettingsLayout);
+const loadPlaceholderPage = once(() => import('../pages/PlaceholderPage/PlaceholderPage.tsx'));
+const PlaceholderPage = lazy(loadPlaceholderPage);
 
 const LOGIN = ['login'] as const;
 const GUEST = ['guest'] as const;
@@ -605,9 +618,17 @@ function routeElement(route: PageRoute) {
   );
 }
 
+/** What a route object carries for preloadPageAt: how to fetch the code it renders. */
+interface RouteHandle {
+  preload: () => Promise<unknown>;
+}
+
 const pageRouteObject = (route: PageRoute): RouteObject => ({
   path: paths[route.name],
   element: routeElement(route),
+  handle: {
+    preload: route.screen.kind === 'page' ? route.screen.preload : loadPlaceholderPage,
+  } satisfies RouteHandle,
 });
 
 const isSettingsRoute = (route: PageRoute) => paths[route.name].startsWith(`${paths.settings}/`);
@@ -620,6 +641,7 @@ export const routes: RouteObject[] = [
       // The settings pages share their sidebars: a layout route that stays while they change.
       {
         element: <SettingsLayout />,
+        handle: { preload: loadSettingsLayout } satisfies RouteHandle,
         children: PAGE_ROUTES.filter(isSettingsRoute).map(pageRouteObject),
       },
       ...PAGE_ROUTES.filter((route) => !isSettingsRoute(route)).map(pageRouteObject),
@@ -635,3 +657,16 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * Starts fetching the code of the page at `pathname` (and of its layout) at once, beside the
+ * session and the account: without it the page's chunk is only asked for once its guard lets it
+ * render, a round trip after everything else the first screen waits for.
+ */
+export function preloadPageAt(pathname: string): void {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    const handle = match.route.handle as RouteHandle | undefined;
+    // A failed fetch is the lazy component's to report (its error boundary), not this one's.
+    handle?.preload().catch(() => {});
+  }
+}
