@@ -15,6 +15,11 @@ type Screen =
       component: LazyExoticComponent<ComponentType>;
       /** Fetches the page's code (the same request the component makes when it renders). */
       preload: () => Promise<unknown>;
+      /**
+       * The page module's `Prefetch`, if it has one: rendered while the guard waits for the
+       * account, so the page's first requests start then instead of after it.
+       */
+      prefetch: LazyExoticComponent<ComponentType>;
     }
   | { kind: 'placeholder'; title: string; summary: string };
 
@@ -30,9 +35,22 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
   return () => (promise ??= load());
 }
 
-const page = (load: () => Promise<{ default: ComponentType }>): Screen => {
+/** What a page module exports: the page, and optionally what to fetch before it may render. */
+interface PageModule {
+  default: ComponentType;
+  Prefetch?: ComponentType;
+}
+
+const NoPrefetch = () => null;
+
+const page = (load: () => Promise<PageModule>): Screen => {
   const preload = once(load);
-  return { kind: 'page', component: lazy(preload), preload };
+  return {
+    kind: 'page',
+    component: lazy(preload),
+    preload,
+    prefetch: lazy(() => preload().then((module) => ({ default: module.Prefetch ?? NoPrefetch }))),
+  };
 };
 const soon = (title: string, summary: string): Screen => ({ kind: 'placeholder', title, summary });
 
@@ -607,7 +625,10 @@ function routeElement(route: PageRoute) {
   const screen = route.screen;
   return (
     <CurrentRouteContext value={route.name}>
-      <RouteGuard route={{ name: route.name, guards: route.guards, outsidePrefix }}>
+      <RouteGuard
+        route={{ name: route.name, guards: route.guards, outsidePrefix }}
+        prefetch={screen.kind === 'page' ? screen.prefetch : undefined}
+      >
         {screen.kind === 'page' ? (
           <screen.component />
         ) : (
