@@ -1,13 +1,14 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ConfigErrorScreen } from './components/ConfigErrorScreen.tsx';
 import { readPortalConfig } from './lib/config.ts';
 import { envCheck } from './lib/env.ts';
 import { createPortalServices, type PortalServices } from './lib/services.ts';
+import { preloadPageAt } from './routes/routeTable.tsx';
 import { takeFlashFromUrl } from './state/flash.ts';
 import { themeProps } from './theme.ts';
 
@@ -32,15 +33,21 @@ function start(): { services: PortalServices } | { problems: string[] } {
 }
 
 const started = start();
+if ('services' in started) preloadPageAt(window.location.pathname);
 
-createRoot(container).render(
-  <StrictMode>
-    {'services' in started ? (
-      <App services={started.services} />
-    ) : (
-      <MantineProvider {...themeProps}>
-        <ConfigErrorScreen app="The Shortlane portal" problems={started.problems} />
-      </MantineProvider>
-    )}
-  </StrictMode>,
-);
+const root = createRoot(container);
+// A transition: React renders the first screen in slices that let the browser paint and answer
+// input between them, instead of one long task of the whole shell and page.
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      {'services' in started ? (
+        <App services={started.services} />
+      ) : (
+        <MantineProvider {...themeProps}>
+          <ConfigErrorScreen app="The Shortlane portal" problems={started.problems} />
+        </MantineProvider>
+      )}
+    </StrictMode>,
+  );
+});

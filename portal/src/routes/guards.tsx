@@ -1,5 +1,11 @@
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
-import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
+import {
+  Suspense,
+  useEffect,
+  useSyncExternalStore,
+  type ComponentType,
+  type ReactNode,
+} from 'react';
 import { Navigate, useLocation, useParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthContext.ts';
 import { useSecondFactorDue } from '../features/two-factor/secondFactorContext.ts';
@@ -12,6 +18,11 @@ import { decideAccess, type AccessInput } from './access.ts';
 
 interface Props {
   route: AccessInput['route'];
+  /**
+   * Starts the page's first requests while access is undecided (it renders nothing); it leaves
+   * when the page comes, which finds the answers in the query cache.
+   */
+  prefetch?: ComponentType | undefined;
   children: ReactNode;
 }
 
@@ -33,7 +44,7 @@ function RedirectWithNotice({ to, notice }: { to: string; notice: string }) {
 }
 
 /** Renders the page, a loader while access is undecided, or the redirect the guards ask for. */
-export function RouteGuard({ route, children }: Props) {
+export function RouteGuard({ route, prefetch: Prefetch, children }: Props) {
   const { status } = useAuth();
   const state = useAppState();
   const secondFactorDue = useSecondFactorDue();
@@ -55,7 +66,16 @@ export function RouteGuard({ route, children }: Props) {
     case 'allow':
       return children;
     case 'wait':
-      return <PageLoader />;
+      return (
+        <>
+          {Prefetch && (
+            <Suspense fallback={null}>
+              <Prefetch />
+            </Suspense>
+          )}
+          <PageLoader />
+        </>
+      );
     case 'error':
       return <StateErrorPage onRetry={state.retry} />;
     case 'redirect':

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { Navigate, useLocation, useParams, type RouteObject } from 'react-router-dom';
+import { matchRoutes, Navigate, useLocation, useParams, type RouteObject } from 'react-router-dom';
 import { RootLayout } from '../layout/RootLayout.tsx';
 import type { PortalConfig } from '../lib/config.ts';
 import { ExternalRedirect } from './ExternalRedirect.tsx';
@@ -10,7 +10,17 @@ import { href, paths, type RouteName, type RouteParams } from './paths.ts';
 
 /** What a route shows: a built page, or a placeholder saying what will be there. */
 type Screen =
-  | { kind: 'page'; component: LazyExoticComponent<ComponentType> }
+  | {
+      kind: 'page';
+      component: LazyExoticComponent<ComponentType>;
+      /** Fetches the page's code (the same request the component makes when it renders). */
+      preload: () => Promise<unknown>;
+      /**
+       * The page module's `Prefetch`, if it has one: rendered while the guard waits for the
+       * account, so the page's first requests start then instead of after it.
+       */
+      prefetch: LazyExoticComponent<ComponentType>;
+    }
   | { kind: 'placeholder'; title: string; summary: string };
 
 export interface PageRoute {
@@ -19,10 +29,29 @@ export interface PageRoute {
   screen: Screen;
 }
 
-const page = (load: () => Promise<{ default: ComponentType }>): Screen => ({
-  kind: 'page',
-  component: lazy(load),
-});
+/** A loader run at most once: a preload and the lazy component share one request. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= load());
+}
+
+/** What a page module exports: the page, and optionally what to fetch before it may render. */
+interface PageModule {
+  default: ComponentType;
+  Prefetch?: ComponentType;
+}
+
+const NoPrefetch = () => null;
+
+const page = (load: () => Promise<PageModule>): Screen => {
+  const preload = once(load);
+  return {
+    kind: 'page',
+    component: lazy(preload),
+    preload,
+    prefetch: lazy(() => preload().then((module) => ({ default: module.Prefetch ?? NoPrefetch }))),
+  };
+};
 const soon = (title: string, summary: string): Screen => ({ kind: 'placeholder', title, summary });
 
 // Each page module is loaded on first visit; pages that serve several routes read which one
@@ -48,12 +77,14 @@ const StopImpersonatingPage = page(
   () => import('../features/impersonation/StopImpersonatingPage.tsx'),
 );
 // The settings sidebars: loaded with the first settings page, not with the first page.
-const SettingsLayout = lazy(() =>
+const loadSettingsLayout = once(() =>
   import('../features/settings/SettingsLayout.tsx').then((module) => ({
     default: module.SettingsLayout,
   })),
 );
-const PlaceholderPage = lazy(() => import('../pages/PlaceholderPage/PlaceholderPage.tsx'));
+const SettingsLayout = lazy(loadSettingsLayout);
+const loadPlaceholderPage = once(() => import('../pages/PlaceholderPage/PlaceholderPage.tsx'));
+const PlaceholderPage = lazy(loadPlaceholderPage);
 
 const LOGIN = ['login'] as const;
 const GUEST = ['guest'] as const;
@@ -597,7 +628,10 @@ function routeElement(route: PageRoute) {
   const screen = route.screen;
   return (
     <CurrentRouteContext value={route.name}>
-      <RouteGuard route={{ name: route.name, guards: route.guards, outsidePrefix }}>
+      <RouteGuard
+        route={{ name: route.name, guards: route.guards, outsidePrefix }}
+        prefetch={screen.kind === 'page' ? screen.prefetch : undefined}
+      >
         {screen.kind === 'page' ? (
           <screen.component />
         ) : (
@@ -608,9 +642,17 @@ function routeElement(route: PageRoute) {
   );
 }
 
+/** What a route object carries for preloadPageAt: how to fetch the code it renders. */
+interface RouteHandle {
+  preload: () => Promise<unknown>;
+}
+
 const pageRouteObject = (route: PageRoute): RouteObject => ({
   path: paths[route.name],
   element: routeElement(route),
+  handle: {
+    preload: route.screen.kind === 'page' ? route.screen.preload : loadPlaceholderPage,
+  } satisfies RouteHandle,
 });
 
 const isSettingsRoute = (route: PageRoute) => paths[route.name].startsWith(`${paths.settings}/`);
@@ -623,6 +665,7 @@ export const routes: RouteObject[] = [
       // The settings pages share their sidebars: a layout route that stays while they change.
       {
         element: <SettingsLayout />,
+        handle: { preload: loadSettingsLayout } satisfies RouteHandle,
         children: PAGE_ROUTES.filter(isSettingsRoute).map(pageRouteObject),
       },
       ...PAGE_ROUTES.filter((route) => !isSettingsRoute(route)).map(pageRouteObject),
@@ -638,3 +681,16 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * Starts fetching the code of the page at `pathname` (and of its layout) at once, beside the
+ * session and the account: without it the page's chunk is only asked for once its guard lets it
+ * render, a round trip after everything else the first screen waits for.
+ */
+export function preloadPageAt(pathname: string): void {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    const handle = match.route.handle as RouteHandle | undefined;
+    // A failed fetch is the lazy component's to report (its error boundary), not this one's.
+    handle?.preload().catch(() => {});
+  }
+}

@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import { STALE_TIME_MS } from '../lib/queryClient.ts';
 import { render as rtlRender } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState, type ReactElement, type ReactNode } from 'react';
@@ -50,9 +51,11 @@ function Providers({
   auth: TestAuthOptions;
   children: ReactNode;
 }) {
-  // A fresh cache per test, without retries, so a failure shows at once.
+  // A fresh cache per test, without retries, so a failure shows at once; answers stay fresh as
+  // long as the app's do, so a test sees the requests the app would make.
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: false } } }),
+    () =>
+      new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: STALE_TIME_MS } } }),
   );
   return (
     <BaseProviders services={testServices.services} queryClient={queryClient} mantineEnv="test">

@@ -1,18 +1,14 @@
 import { Alert, Anchor, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import type { StatsPeriod } from '@shortlane/shared/constants.ts';
 import { useId, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import {
-  useAccountAnalyticsAccessQuery,
-  useAccountAnalyticsQuery,
-} from '../../data/link-analytics-query.ts';
 import { LoadingFrame } from '../../components/LoadingFrame.tsx';
 import { paths } from '../../routes/paths.ts';
 import { ClicksOverTime } from './ClicksOverTime.tsx';
 import { ANALYTICS_PLAN_MESSAGES, analyticsErrorMessage } from './errors.ts';
-import { effectivePeriod, periodDescription, useStatsPeriod } from './period.ts';
+import { periodDescription } from './period.ts';
 import { PeriodPicker } from './PeriodPicker.tsx';
 import { formatCount, seriesPoints } from './series.ts';
+import { useAccountClicks } from './useAccountClicks.ts';
 
 function PlanNote({ children }: { children: ReactNode }) {
   return (
@@ -38,17 +34,11 @@ function Loading() {
 
 /**
  * The dashboard's analytics: every link of an account, clicks over the stats period (the same
- * remembered period as a link's analytics page). The plan's periods are asked first, and the
- * clicks only over a period the plan covers: a plan without analytics sees why, with no refused
- * request behind it.
+ * remembered period as a link's analytics page). A plan without analytics sees why, with no
+ * refused request behind it (useAccountClicks).
  */
 export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
-  const [chosen, setChosen] = useStatsPeriod();
-  const access = useAccountAnalyticsAccessQuery(accountId);
-  const allowed = access.data ?? null;
-  const period: StatsPeriod | null =
-    allowed != null && allowed.length > 0 ? effectivePeriod(chosen, allowed) : null;
-  const report = useAccountAnalyticsQuery(accountId, period);
+  const { chosen, setChosen, access, allowed, period, report } = useAccountClicks(accountId);
   const titleId = useId();
 
   let body: ReactNode;

@@ -225,6 +225,25 @@ function SharedAnalytics({ token }: { token: string }) {
 }
 
 /**
+ * The route renders this while the shell still loads the account (routeTable): the link's access
+ * (behind the heading) and then its report start at once instead of after the account.
+ */
+export function Prefetch() {
+  const { hash } = useParams();
+  const target = analyticsTarget(hash);
+  const { status } = useAuth();
+  const linkId = target.kind === 'link' && status === 'signedIn' ? target.aliasId : null;
+  const access = useLinkAnalyticsAccessQuery(linkId);
+  const [chosen] = useStatsPeriod();
+  const periods = access.data?.periods ?? [];
+  let period: StatsPeriod | null = null;
+  if (target.kind === 'shared') period = chosen;
+  else if (periods.length > 0) period = effectivePeriod(chosen, periods);
+  useAnalyticsReportQuery(target, period);
+  return null;
+}
+
+/**
  * analytics/{hash} (app-shell 2): a link's id opens its analytics for its readers; a share
  * token opens the public analytics someone shared.
  */

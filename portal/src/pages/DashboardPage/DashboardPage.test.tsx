@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { json, postgrestError, TestBackend } from '../../test/backend.ts';
+import { json, postgrestError, tableRows, TestBackend } from '../../test/backend.ts';
 import { currentUrl, renderApp } from '../../test/render.tsx';
 import { signedInWorld, subscriptionRow } from '../../test/world.ts';
 import { findLoadedDialog } from '../../test/dialogs.ts';
@@ -79,6 +79,56 @@ describe('DashboardPage', () => {
     expect(read.get('order')).toBe('created_at.desc,id.desc');
     expect(read.get('offset')).toBe('0');
     expect(read.get('limit')).toBe('26');
+  });
+
+  it('asks for the clicks while the account is still loading, and once', async () => {
+    const backend = linksBackend([])
+      .on('POST', '/rest/v1/rpc/account_analytics_access', () =>
+        json({ account_id: ACCOUNT_ID, periods: ['last_24_hour'] }),
+      )
+      .on('POST', '/rest/v1/rpc/account_analytics', () =>
+        json({
+          account_id: ACCOUNT_ID,
+          period: 'last_24_hour',
+          from: '2026-11-21T16:00:00+00:00',
+          to: '2026-11-22T16:00:00+00:00',
+          unit: 'hour',
+          clicks: 0,
+          bot_clicks: 0,
+          qr_clicks: 0,
+          series: [],
+          countries: [],
+          devices: [],
+          browsers: [],
+          oses: [],
+          referrers: [],
+        }),
+      );
+    const { backend: scripted } = renderApp({
+      route: '/app/dashboard',
+      world: subscriber(),
+      backend,
+    });
+    // The account answers only once the clicks have been asked for: the page, which waits for
+    // the account, could not have asked; the route's prefetch does, as soon as the profile names
+    // the personal account.
+    let releaseAccount!: () => void;
+    const accountHeld = new Promise<void>((resolve) => (releaseAccount = resolve));
+    scripted.on('GET', '/rest/v1/accounts', async (request, url) => {
+      await accountHeld;
+      const account = { id: ACCOUNT_ID, kind: 'personal', name: 'Ada', features: ['use_tags'] };
+      return tableRows([account])(request, url);
+    });
+    await waitFor(() =>
+      expect(scripted.requestsTo('POST', '/rest/v1/rpc/account_analytics_access')).toHaveLength(1),
+    );
+    expect(screen.queryByRole('heading', { level: 1, name: 'Dashboard' })).toBeNull();
+    releaseAccount();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    expect(await screen.findByText(/No clicks yet in the last 24 hours/)).toBeVisible();
+    // The page found both answers in the cache: nothing was asked twice.
+    expect(scripted.requestsTo('POST', '/rest/v1/rpc/account_analytics_access')).toHaveLength(1);
+    expect(scripted.requestsTo('POST', '/rest/v1/rpc/account_analytics')).toHaveLength(1);
   });
 
   it('shows archived links on their own tab, kept in the address', async () => {

@@ -6,6 +6,7 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { useTeamAccountIdQuery, type LinkListScope } from '../../data/links-list-query.ts';
 import { useProfileQuery } from '../../data/profile-query.ts';
 import { AccountAnalyticsPanel } from '../../features/analytics/AccountAnalyticsPanel.tsx';
+import { useAccountClicks } from '../../features/analytics/useAccountClicks.ts';
 import { LIST_PARAMS, LinkListView } from '../../features/links/list/LinkListView.tsx';
 import { formatLinkSearch } from '../../features/links/list/search.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
@@ -57,6 +58,18 @@ function useDashboardScope(viewer: Viewer | null) {
     accountId: teamId != null ? teamAccount.data! : profile.data.personal_account_id,
   };
   return { status: 'ready' as const, scope, team: teamId != null };
+}
+
+/**
+ * The route renders this while the shell still loads the account (routeTable): the clicks, the
+ * panel's two requests in a row, start once the profile names the personal account instead of
+ * after the whole account. In team mode the viewer says which account; the page asks then.
+ */
+export function Prefetch() {
+  const profile = useProfileQuery();
+  const personal = profile.data && !profile.data.team_mode;
+  useAccountClicks(personal ? profile.data!.personal_account_id : null);
+  return null;
 }
 
 export default function DashboardPage() {
