@@ -1788,6 +1788,7 @@ export type Database = {
           name: string;
           personal_account_id: string;
           photo_url: string | null;
+          preview_features: string[];
           status: number;
           team_mode: boolean;
           updated_at: string;
@@ -1803,6 +1804,7 @@ export type Database = {
           name?: string;
           personal_account_id: string;
           photo_url?: string | null;
+          preview_features?: string[];
           status?: number;
           team_mode?: boolean;
           updated_at?: string;
@@ -1818,6 +1820,7 @@ export type Database = {
           name?: string;
           personal_account_id?: string;
           photo_url?: string | null;
+          preview_features?: string[];
           status?: number;
           team_mode?: boolean;
           updated_at?: string;
@@ -2264,6 +2267,7 @@ export type Database = {
           id: string;
           name: string;
           organization_id: string | null;
+          photo_url: string | null;
           slug: string;
           updated_at: string;
         };
@@ -2274,6 +2278,7 @@ export type Database = {
           id?: string;
           name: string;
           organization_id?: string | null;
+          photo_url?: string | null;
           slug: string;
           updated_at?: string;
         };
@@ -2284,6 +2289,7 @@ export type Database = {
           id?: string;
           name?: string;
           organization_id?: string | null;
+          photo_url?: string | null;
           slug?: string;
           updated_at?: string;
         };
@@ -2975,6 +2981,7 @@ export type Database = {
       };
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
       account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
+      account_features: { Args: { p_account_id: string }; Returns: string[] };
       account_limits: { Args: { p_account_id: string }; Returns: Json };
       archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
       archive_organization: {
@@ -3003,6 +3010,22 @@ export type Database = {
           line: number;
           message: string;
         }[];
+      };
+      change_team_member_role: {
+        Args: { p_role: string; p_team_id: string; p_user_id: string };
+        Returns: {
+          created_at: string;
+          role: string;
+          team_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'team_members';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       click_log_csv: {
         Args: { p_account_id?: string; p_alias_id?: string; p_period?: string };
@@ -3095,11 +3118,13 @@ export type Database = {
           users: number;
         }[];
       };
+      leave_team: { Args: { p_team_id: string }; Returns: undefined };
       leave_team_mode: { Args: Record<PropertyKey, never>; Returns: undefined };
       link_analytics: { Args: { p_alias_id: string; p_period?: string }; Returns: Json };
       link_analytics_access: { Args: { p_alias_id: string }; Returns: Json };
       mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
       mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
+      my_team_permissions: { Args: { p_team_id: string }; Returns: string[] };
       preview_link: {
         Args: { p_alias: string; p_domain?: string };
         Returns: {
@@ -3136,6 +3161,7 @@ export type Database = {
         };
       };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      remove_team_member: { Args: { p_team_id: string; p_user_id: string }; Returns: undefined };
       replay_webhook_delivery: {
         Args: { p_delivery_id: string };
         Returns: {
@@ -3231,6 +3257,26 @@ export type Database = {
           p_url?: string;
         };
         Returns: Json;
+      };
+      update_team: {
+        Args: { p_name: string; p_slug: string; p_team_id: string };
+        Returns: {
+          account_id: string;
+          archived_at: string | null;
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string | null;
+          photo_url: string | null;
+          slug: string;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'teams';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       webhook_accounts: {
         Args: Record<PropertyKey, never>;
