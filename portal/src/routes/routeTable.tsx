@@ -56,6 +56,7 @@ const GUEST = ['guest'] as const;
 const SECOND_FACTOR = ['secondFactor'] as const;
 const TEAM = ['login', 'teams', 'teamExists'] as const;
 const DEVELOPER = ['login', 'developer'] as const;
+const ORGANIZATIONS = ['login', 'organizations'] as const;
 const PUBLIC = [] as const;
 
 /** Every page of app-shell 2 with its guards. Screens of later issues say what they will be. */
@@ -393,24 +394,32 @@ function settingsRoutes(): PageRoute[] {
       'The card or account your plan is paid with.',
     ),
     settings('settings.invoices', 'Invoices', 'Your invoices to view and download.'),
-    settings(
-      'settings.teams',
-      'Teams',
-      'The teams you own or belong to, and switching between them.',
-      ['login', 'teams'],
-    ),
+    {
+      name: 'settings.teams',
+      guards: ['login', 'teams'],
+      screen: page(() => import('../features/teams/TeamsSettingsPage.tsx')),
+    },
   ];
 }
 
 function teamRoutes(): PageRoute[] {
+  // The team pages (features/teams) inside the team settings layout.
+  const TeamProfilePage = page(() => import('../features/teams/TeamProfilePage.tsx'));
+  const TeamMembershipPage = page(() => import('../features/teams/TeamMembershipPage.tsx'));
+  const TeamUsagePage = page(() => import('../features/teams/TeamUsagePage.tsx'));
   const team = (name: RouteName, title: string, summary: string): PageRoute => ({
     name,
     guards: TEAM,
     screen: soon(title, summary),
   });
   return [
-    team('team.profile', 'Team profile', "The team's name, picture and who owns it."),
-    team('team.membership', 'Team members', "The team's members, their roles and invitations."),
+    {
+      name: 'team.switch',
+      guards: ['login', 'teams'],
+      screen: page(() => import('../features/teams/TeamSwitchPage.tsx')),
+    },
+    { name: 'team.profile', guards: TEAM, screen: TeamProfilePage },
+    { name: 'team.membership', guards: TEAM, screen: TeamMembershipPage },
     team('team.sso', 'Team single sign-on', "The team's single sign-on settings."),
     team('team.api', 'Team API tokens', "The team's API tokens and the credits they have used."),
     team(
@@ -419,7 +428,7 @@ function teamRoutes(): PageRoute[] {
       'Create a token that acts for the team in the REST API.',
     ),
     team('team.api.edit', 'Edit team API token', 'Rename a team token or change what it may do.'),
-    team('team.usage', 'Team usage', "What the team's plan allows and what it used."),
+    { name: 'team.usage', guards: TEAM, screen: TeamUsagePage },
     team('team.subscription', 'Team subscription', "The team's plan and its renewal."),
     team(
       'team.subscription.success',
@@ -447,15 +456,15 @@ function organizationRoutes(): PageRoute[] {
   );
   const org = (name: RouteName, title: string, summary: string): PageRoute => ({
     name,
-    guards: DEVELOPER,
+    guards: ORGANIZATIONS,
     screen: soon(title, summary),
   });
   return [
     org('org.onboarding', 'Set up an organization', 'Add domains, invite people, create teams.'),
     // The organization's link lists (features/links/list), one page for the three routes.
-    { name: 'org.dashboard', guards: DEVELOPER, screen: OrganizationLinksPage },
-    { name: 'org.me', guards: DEVELOPER, screen: OrganizationLinksPage },
-    { name: 'org.team', guards: DEVELOPER, screen: OrganizationLinksPage },
+    { name: 'org.dashboard', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
+    { name: 'org.me', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
+    { name: 'org.team', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
     org('org.helpdesk', 'Helpdesk', "The organization's support requests."),
     org('org.audit', 'Audit trail', 'Every change made in the organization, who made it and when.'),
     org('org.settings.profile', 'Organization profile', "The organization's name and picture."),

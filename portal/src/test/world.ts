@@ -197,6 +197,7 @@ function profileRow(world: TestWorld): Profile {
     personal_account_id: ACCOUNT_ID,
     current_team_id: null,
     team_mode: false,
+    preview_features: [],
     ...world.profile,
   };
 }
