@@ -14,17 +14,24 @@ import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
 import { teamSettingsPath } from './teamMode.ts';
 import { useTeamSwitch } from './useTeamSwitch.ts';
 
+const checkTeam = validateWith(teamProfileSchema);
+const withSlug = (values: { name: string; slug: string }) => ({
+  ...values,
+  slug: values.slug.trim() || slugFromName(values.name),
+});
+
 function CreateTeamForm() {
   const create = useCreateTeamMutation();
   const success = useSuccessNotice();
   const navigate = useNavigate();
   const form = useForm({
     initialValues: { name: '', slug: '' },
-    validate: validateWith(teamProfileSchema),
+    // An empty slug is derived from the name (the rule the field's description states).
+    validate: (values) => checkTeam(withSlug(values)),
   });
   const submit = form.onSubmit(async (values) => {
     try {
-      const team = teamProfileSchema.parse(values);
+      const team = teamProfileSchema.parse(withSlug(values));
       await create.mutateAsync(team);
       success(`The team ${team.name} was created.`);
       void navigate(href('team.profile', { org: STANDALONE_TEAM_ORG, team: team.slug }));
@@ -40,15 +47,10 @@ function CreateTeamForm() {
           required
           key={form.key('name')}
           {...form.getInputProps('name')}
-          onBlur={(event) => {
-            if (!form.getValues().slug)
-              form.setFieldValue('slug', slugFromName(event.target.value));
-          }}
         />
         <TextInput
           label="Slug"
-          description="Lower-case letters, numbers and dashes; it names the team's pages."
-          required
+          description="Lower-case letters, numbers and dashes; it names the team's pages. Leave it empty to derive it from the name."
           key={form.key('slug')}
           {...form.getInputProps('slug')}
         />
