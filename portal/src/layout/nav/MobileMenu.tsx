@@ -152,6 +152,12 @@ export default function MobileMenu({ opened, onClose, model, viewer, onCreate, o
           <>
             <Divider my="xs" />
             {row(paths.settings, model.user.name)}
+            {/* Team mode: the teams page lists the teams with their switch buttons. */}
+            {model.teamSwitch &&
+              row(
+                paths['settings.teams'],
+                viewer?.currentTeam ? `Team: ${viewer.currentTeam.name}` : 'Teams',
+              )}
             {model.user.kiosk && row(paths.kiosk, 'Kiosk')}
             {model.user.backToMyAccount &&
               row(paths['kiosk.user.stopImpersonating'], 'Back To My Account')}
