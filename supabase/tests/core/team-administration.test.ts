@@ -96,9 +96,9 @@ describe('update_team by actor', () => {
       await expectRefused(
         queryAs(db, null, `select public.update_team($1, 'x', 'x')`, [cast.team.id]),
       );
-      expect(
-        await one(db, `select slug from public.teams where id = $1`, [cast.team.id]),
-      ).toEqual({ slug: cast.team.slug });
+      expect(await one(db, `select slug from public.teams where id = $1`, [cast.team.id])).toEqual({
+        slug: cast.team.slug,
+      });
     }));
 
   it('checks name, slug form and the slug being free in the organization', () =>
@@ -383,9 +383,7 @@ describe('preview features and account features', () => {
       );
       expect(rows[0]?.features).toContain('use_tags');
       await expectCoded(
-        queryAs(db, cast.stranger.id, `select public.account_features($1)`, [
-          cast.team.accountId,
-        ]),
+        queryAs(db, cast.stranger.id, `select public.account_features($1)`, [cast.team.accountId]),
         'permission_denied',
       );
     }));
