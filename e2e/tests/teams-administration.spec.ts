@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appUrls, expect, test } from '../support/fixtures.ts';
 import { subscribeToBusiness } from '../support/plans.ts';
-import { DEMO_PASSWORD, logIn } from '../support/shell.ts';
+import { DEMO_PASSWORD, logIn, seriousAccessibilityViolations } from '../support/shell.ts';
 
 /**
  * Issue 16, first increment: a Business user creates a team, works in it through team mode and
@@ -35,6 +35,7 @@ test.describe('teams: team mode and membership', () => {
     await expect(page.getByText('You are not on any team yet.', { exact: false })).toBeVisible(
       firstVisit,
     );
+    expect(await seriousAccessibilityViolations(page, 'settings/teams')).toEqual([]);
     const create = page.getByRole('form', { name: 'Create a team' });
     await create.getByLabel('Team name').fill(teamName);
     await create.getByLabel('Slug').fill(teamSlug);
@@ -103,6 +104,7 @@ test.describe('teams: team mode and membership', () => {
     const members = page.getByRole('table', { name: 'Team members' });
     const row = members.getByRole('row').filter({ hasText: invitee.email });
     await expect(row).toBeVisible();
+    expect(await seriousAccessibilityViolations(page, 'team membership')).toEqual([]);
     await row.getByLabel(`Role of Ian Invitee`).selectOption('viewer');
     await expect(page.getByText('Ian Invitee is now viewer.')).toBeVisible();
     await row.getByRole('button', { name: 'Remove Ian Invitee' }).click();

@@ -13,6 +13,7 @@ import { useSupabase } from '../../lib/servicesContext.ts';
 import { href } from '../../routes/paths.ts';
 import { PhotoPicker } from '../settings/PhotoForm.tsx';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
+import { SLUG_DESCRIPTION_STYLES } from './formStyles.ts';
 import { TeamSettingsFrame } from './TeamSettingsFrame.tsx';
 import { removeTeamPhoto, replaceTeamPhoto } from './teamPhoto.ts';
 
@@ -49,6 +50,7 @@ function TeamProfileForm({ team }: { team: TeamDetail }) {
         <TextInput
           label="Slug"
           description="Lower-case letters, numbers and dashes; it names the team's pages."
+          styles={SLUG_DESCRIPTION_STYLES}
           required
           key={form.key('slug')}
           {...form.getInputProps('slug')}

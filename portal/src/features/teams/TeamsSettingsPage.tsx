@@ -11,6 +11,7 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href } from '../../routes/paths.ts';
 import { useViewer } from '../../state/appState.ts';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
+import { SLUG_DESCRIPTION_STYLES } from './formStyles.ts';
 import { teamSettingsPath } from './teamMode.ts';
 import { useTeamSwitch } from './useTeamSwitch.ts';
 
@@ -51,6 +52,7 @@ function CreateTeamForm() {
         <TextInput
           label="Slug"
           description="Lower-case letters, numbers and dashes; it names the team's pages. Leave it empty to derive it from the name."
+          styles={SLUG_DESCRIPTION_STYLES}
           key={form.key('slug')}
           {...form.getInputProps('slug')}
         />
