@@ -146,7 +146,10 @@ test.describe('portal shell: who sees what', () => {
     await expect(page).toHaveURL('/app/kiosk/users');
   });
 
-  test('a user who is not staff cannot open organization pages', async ({ page, factories }) => {
+  test('a user who belongs to no organization cannot open organization pages', async ({
+    page,
+    factories,
+  }) => {
     const user = await factories.createConfirmedUser();
     await page.goto('/app/login');
     await logIn(page, user.email, user.password);

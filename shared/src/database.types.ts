@@ -1941,6 +1941,7 @@ export type Database = {
           name: string;
           personal_account_id: string;
           photo_url: string | null;
+          preview_features: string[];
           status: number;
           team_mode: boolean;
           updated_at: string;
@@ -1956,6 +1957,7 @@ export type Database = {
           name?: string;
           personal_account_id: string;
           photo_url?: string | null;
+          preview_features?: string[];
           status?: number;
           team_mode?: boolean;
           updated_at?: string;
@@ -1971,6 +1973,7 @@ export type Database = {
           name?: string;
           personal_account_id?: string;
           photo_url?: string | null;
+          preview_features?: string[];
           status?: number;
           team_mode?: boolean;
           updated_at?: string;
@@ -2431,6 +2434,7 @@ export type Database = {
           id: string;
           name: string;
           organization_id: string | null;
+          photo_url: string | null;
           slug: string;
           updated_at: string;
         };
@@ -2441,6 +2445,7 @@ export type Database = {
           id?: string;
           name: string;
           organization_id?: string | null;
+          photo_url?: string | null;
           slug: string;
           updated_at?: string;
         };
@@ -2451,6 +2456,7 @@ export type Database = {
           id?: string;
           name?: string;
           organization_id?: string | null;
+          photo_url?: string | null;
           slug?: string;
           updated_at?: string;
         };
@@ -3331,6 +3337,7 @@ export type Database = {
       };
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
       account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
+      account_features: { Args: { p_account_id: string }; Returns: string[] };
       account_limits: { Args: { p_account_id: string }; Returns: Json };
       api_credits: { Args: { p_account_id: string }; Returns: Json };
       archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
@@ -3360,6 +3367,22 @@ export type Database = {
           line: number;
           message: string;
         }[];
+      };
+      change_team_member_role: {
+        Args: { p_role: string; p_team_id: string; p_user_id: string };
+        Returns: {
+          created_at: string;
+          role: string;
+          team_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'team_members';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       click_log_csv: {
         Args: { p_account_id?: string; p_alias_id?: string; p_period?: string };
@@ -3453,11 +3476,13 @@ export type Database = {
           users: number;
         }[];
       };
+      leave_team: { Args: { p_team_id: string }; Returns: undefined };
       leave_team_mode: { Args: Record<PropertyKey, never>; Returns: undefined };
       link_analytics: { Args: { p_alias_id: string; p_period?: string }; Returns: Json };
       link_analytics_access: { Args: { p_alias_id: string }; Returns: Json };
       mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
       mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
+      my_team_permissions: { Args: { p_team_id: string }; Returns: string[] };
       organization_audit_filters: { Args: { p_organization_id: string }; Returns: Json };
       organization_audit_trail: {
         Args: {
@@ -3520,6 +3545,7 @@ export type Database = {
         };
       };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      remove_team_member: { Args: { p_team_id: string; p_user_id: string }; Returns: undefined };
       replay_webhook_delivery: {
         Args: { p_delivery_id: string };
         Returns: {
@@ -3616,6 +3642,26 @@ export type Database = {
           p_url?: string;
         };
         Returns: Json;
+      };
+      update_team: {
+        Args: { p_name: string; p_slug: string; p_team_id: string };
+        Returns: {
+          account_id: string;
+          archived_at: string | null;
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string | null;
+          photo_url: string | null;
+          slug: string;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'teams';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       webhook_accounts: {
         Args: Record<PropertyKey, never>;

@@ -88,6 +88,28 @@ export const ERROR_CODES = {
   already_member: { status: 409, message: MESSAGES.alreadyMember, field: 'invitation' },
   team_limit_reached: { status: 402, message: MESSAGES.teamLimitReached, field: 'form' },
   protected_column: { status: 403, message: null, field: 'form' },
+  // Team administration (20261122003700_team_administration.sql) and the name/slug checks of
+  // create_team and update_team.
+  user_not_in_team: { status: 404, message: MESSAGES.userNotInTeam, field: 'user' },
+  not_team_member: { status: 403, message: MESSAGES.notSelectedTeamMember, field: 'team' },
+  team_owner_fixed: {
+    status: 422,
+    message: "The team owner's membership cannot be changed.",
+    field: 'user',
+  },
+  own_membership: {
+    status: 422,
+    message: 'You cannot change your own membership here; leave the team instead.',
+    field: 'user',
+  },
+  role_invalid: { status: 422, message: 'The selected role is invalid.', field: 'role' },
+  name_required: { status: 422, message: 'The name field is required.', field: 'name' },
+  slug_invalid: {
+    status: 422,
+    message: 'The slug may only contain lower-case letters, numbers and dashes.',
+    field: 'slug',
+  },
+  slug_taken: { status: 422, message: 'The slug has already been taken.', field: 'slug' },
   // Two-factor (20261122001400_two_factor.sql). Its lockout, too_many_attempts, answers 429,
   // outside this table's statuses: the backup-code page handles it itself.
   aal2_required: {

@@ -26,6 +26,15 @@ export const teamKeys = {
   mine: (userId: string) => [...teamKeys.all(userId), 'mine'] as const,
   bySlug: (userId: string, org: string, team: string) =>
     [...teamKeys.all(userId), 'by-slug', org, team] as const,
+  /** The team pages (data/teams): one team's profile, permissions, members and invitations. */
+  detail: (userId: string, org: string, team: string) =>
+    [...teamKeys.all(userId), 'detail', org, team] as const,
+  members: (userId: string, teamId: string) =>
+    [...teamKeys.all(userId), 'members', teamId] as const,
+  invitations: (userId: string, teamId: string) =>
+    [...teamKeys.all(userId), 'invitations', teamId] as const,
+  features: (userId: string, accountId: string) =>
+    [...teamKeys.all(userId), 'features', accountId] as const,
 };
 
 export const organizationKeys = {

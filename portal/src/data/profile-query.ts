@@ -6,7 +6,7 @@ import { unwrap, type Row } from './unwrap.ts';
 import { useUserId } from './use-user-id.ts';
 
 const PROFILE_COLUMNS =
-  'id, email, name, photo_url, is_developer, is_survey_enabled, personal_account_id, current_team_id, team_mode';
+  'id, email, name, photo_url, is_developer, is_survey_enabled, personal_account_id, current_team_id, team_mode, preview_features';
 
 export type Profile = Pick<
   Row<'profiles'>,
@@ -19,6 +19,7 @@ export type Profile = Pick<
   | 'personal_account_id'
   | 'current_team_id'
   | 'team_mode'
+  | 'preview_features'
 >;
 
 export async function fetchProfile(supabase: PortalSupabase, userId: string): Promise<Profile> {

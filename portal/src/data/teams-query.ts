@@ -13,6 +13,8 @@ export const STANDALONE_TEAM_ORG = '_';
 
 export interface TeamSummary {
   id: string;
+  /** The team's account (what owns its links, features and limits). */
+  accountId: string;
   slug: string;
   name: string;
   role: string;
@@ -29,7 +31,7 @@ export async function fetchMyTeams(
     await supabase
       .from('team_members')
       .select(
-        'role, team:teams!inner(id, slug, name, archived_at, organization:organizations(slug))',
+        'role, team:teams!inner(id, account_id, slug, name, archived_at, organization:organizations(slug))',
       )
       .eq('user_id', userId),
   );
@@ -37,6 +39,7 @@ export async function fetchMyTeams(
     .filter((row) => row.team.archived_at == null)
     .map((row) => ({
       id: row.team.id,
+      accountId: row.team.account_id,
       slug: row.team.slug,
       name: row.team.name,
       role: row.role,

@@ -3,7 +3,9 @@ import {
   PAST_DUE_TRIAL_ALLOWED_ROUTES,
 } from '@shortlane/shared/subscriptions.ts';
 import { describe, expect, it } from 'vitest';
+import type { OrganizationSummary } from '../data/organizations-query.ts';
 import type { SubscriptionRow } from '../data/subscriptions-query.ts';
+import type { TeamSummary } from '../data/teams-query.ts';
 import { buildViewer, type Viewer } from '../state/appState.ts';
 import { pastDueRow, pastDueTrialRow, subscriptionRow, TEST_PLANS } from '../test/world.ts';
 import { decideAccess, homeRouteFor, type AccessInput, type Guard } from './access.ts';
@@ -16,11 +18,17 @@ function viewer({
   verified = true,
   developer = false,
   accountFeatures = [],
+  previewFeatures = [],
+  teams = [],
+  organizations = [],
 }: {
   subscriptions?: SubscriptionRow[];
   verified?: boolean;
   developer?: boolean;
   accountFeatures?: string[];
+  previewFeatures?: readonly string[];
+  teams?: readonly TeamSummary[];
+  organizations?: readonly OrganizationSummary[];
 } = {}): Viewer {
   return buildViewer({
     userId: 'u1',
@@ -36,11 +44,14 @@ function viewer({
       personal_account_id: 'a1',
       current_team_id: null,
       team_mode: false,
+      preview_features: [...previewFeatures],
     },
     account: { id: 'a1', kind: 'personal', name: 'Ada', features: accountFeatures },
     subscriptions,
     plans: TEST_PLANS,
-    teams: [],
+    teams,
+    organizations,
+    teamFeatures: null,
     claims: { impersonator: null },
     now: NOW,
   });
@@ -198,6 +209,42 @@ describe('decideAccess', () => {
       expect(decide('kiosk.users', ['login', 'developer'], viewer({ developer: true }))).toEqual(
         allow,
       );
+    });
+  });
+
+  describe('organizations (a rollout switch, not staff-only)', () => {
+    const ORG_GUARDS = ['login', 'organizations'] as const;
+    const orgTeam: TeamSummary = {
+      id: 't1',
+      accountId: 'ta1',
+      slug: 'marketing',
+      name: 'Marketing',
+      role: 'viewer',
+      orgSlug: 'acme',
+    };
+    const acme: OrganizationSummary = { id: 'o1', slug: 'acme', name: 'Acme', archived: false };
+
+    it('sends a user who belongs to no organization to the homepage', () => {
+      const standalone = { ...orgTeam, orgSlug: '_' };
+      expect(decide('org.dashboard', ORG_GUARDS, viewer({ teams: [standalone] }))).toEqual({
+        kind: 'redirect',
+        to: '/app',
+      });
+    });
+
+    it.each([
+      ['staff', { developer: true }],
+      ['the organizations preview feature', { previewFeatures: ['organizations'] }],
+      ['an owner or organization user', { organizations: [acme] }],
+      ["a member of one of the organization's teams", { teams: [orgTeam] }],
+    ] as const)('lets in %s', (_, who) => {
+      expect(decide('org.dashboard', ORG_GUARDS, viewer(who))).toEqual(allow);
+    });
+
+    it('keeps the kiosk for staff: belonging to an organization is not enough', () => {
+      expect(
+        decide('kiosk.users', ['login', 'developer'], viewer({ organizations: [acme] })),
+      ).toEqual({ kind: 'redirect', to: '/app' });
     });
   });
 

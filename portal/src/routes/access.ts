@@ -22,6 +22,8 @@ export const GUARDS = [
   'teams',
   'teamExists',
   'developer',
+  /** The organization pages: staff, the preview feature, or belonging to an organization. */
+  'organizations',
   /** login/2FA/*: only while a password login still owes its TOTP or backup code. */
   'secondFactor',
   /** The past-due page (app-shell 4): only for a user whose subscription is past due. */
@@ -130,6 +132,9 @@ export function decideAccess(input: AccessInput): AccessDecision {
     return redirect(href('email_verify'));
   }
   if (guards.includes('developer') && !viewer.isDeveloper) return redirect(paths.homepage);
+  if (guards.includes('organizations') && !viewer.organizationsAllowed) {
+    return redirect(paths.homepage);
+  }
   if (guards.includes('teams') && !viewer.teamsAllowed) return redirect(paths.homepage);
   if (guards.includes('teamExists')) {
     if (team === 'missing') return redirect(paths['settings.teams'], MESSAGES.unknownTeam);

@@ -224,6 +224,7 @@ describe('account loading failure', () => {
               personal_account_id: '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21',
               current_team_id: null,
               team_mode: false,
+              preview_features: [],
             },
           ])(request, url),
     );

@@ -115,6 +115,8 @@ export const paths = {
   'shopping-cart.verify': '/app/shopping-cart/success',
 
   // --- Team area ---
+  // {teamPrefix}/{teamId}/switch (app-shell 7): switches team mode to the team.
+  'team.switch': '/app/team/:teamId/switch',
   team: '/app/organization/:org/team/:team',
   'team.profile': '/app/organization/:org/team/:team/profile',
   'team.membership': '/app/organization/:org/team/:team/membership',

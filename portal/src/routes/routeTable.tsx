@@ -91,6 +91,7 @@ const GUEST = ['guest'] as const;
 const SECOND_FACTOR = ['secondFactor'] as const;
 const TEAM = ['login', 'teams', 'teamExists'] as const;
 const DEVELOPER = ['login', 'developer'] as const;
+const ORGANIZATIONS = ['login', 'organizations'] as const;
 const PUBLIC = [] as const;
 
 /** Every page of app-shell 2 with its guards. Screens of later issues say what they will be. */
@@ -423,29 +424,37 @@ function settingsRoutes(): PageRoute[] {
       'The card or account your plan is paid with.',
     ),
     settings('settings.invoices', 'Invoices', 'Your invoices to view and download.'),
-    settings(
-      'settings.teams',
-      'Teams',
-      'The teams you own or belong to, and switching between them.',
-      ['login', 'teams'],
-    ),
+    {
+      name: 'settings.teams',
+      guards: ['login', 'teams'],
+      screen: page(() => import('../features/teams/TeamsSettingsPage.tsx')),
+    },
   ];
 }
 
 function teamRoutes(): PageRoute[] {
+  // The team pages (features/teams) inside the team settings layout.
+  const TeamProfilePage = page(() => import('../features/teams/TeamProfilePage.tsx'));
+  const TeamMembershipPage = page(() => import('../features/teams/TeamMembershipPage.tsx'));
+  const TeamUsagePage = page(() => import('../features/teams/TeamUsagePage.tsx'));
   const team = (name: RouteName, title: string, summary: string): PageRoute => ({
     name,
     guards: TEAM,
     screen: soon(title, summary),
   });
   return [
-    team('team.profile', 'Team profile', "The team's name, picture and who owns it."),
-    team('team.membership', 'Team members', "The team's members, their roles and invitations."),
+    {
+      name: 'team.switch',
+      guards: ['login', 'teams'],
+      screen: page(() => import('../features/teams/TeamSwitchPage.tsx')),
+    },
+    { name: 'team.profile', guards: TEAM, screen: TeamProfilePage },
+    { name: 'team.membership', guards: TEAM, screen: TeamMembershipPage },
     team('team.sso', 'Team single sign-on', "The team's single sign-on settings."),
     { name: 'team.api', guards: TEAM, screen: ApiTokensPage },
     { name: 'team.api.new', guards: TEAM, screen: NewApiTokenPage },
     { name: 'team.api.edit', guards: TEAM, screen: EditApiTokenPage },
-    team('team.usage', 'Team usage', "What the team's plan allows and what it used."),
+    { name: 'team.usage', guards: TEAM, screen: TeamUsagePage },
     team('team.subscription', 'Team subscription', "The team's plan and its renewal."),
     team(
       'team.subscription.success',
@@ -473,26 +482,26 @@ function organizationRoutes(): PageRoute[] {
   );
   const org = (name: RouteName, title: string, summary: string): PageRoute => ({
     name,
-    guards: DEVELOPER,
+    guards: ORGANIZATIONS,
     screen: soon(title, summary),
   });
   return [
     org('org.onboarding', 'Set up an organization', 'Add domains, invite people, create teams.'),
     // The organization's link lists (features/links/list), one page for the three routes.
-    { name: 'org.dashboard', guards: DEVELOPER, screen: OrganizationLinksPage },
-    { name: 'org.me', guards: DEVELOPER, screen: OrganizationLinksPage },
-    { name: 'org.team', guards: DEVELOPER, screen: OrganizationLinksPage },
+    { name: 'org.dashboard', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
+    { name: 'org.me', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
+    { name: 'org.team', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
     org('org.helpdesk', 'Helpdesk', "The organization's support requests."),
     {
       name: 'org.audit',
-      guards: DEVELOPER,
+      guards: ORGANIZATIONS,
       screen: page(() => import('../features/audit/AuditTrailPage.tsx')),
     },
     org('org.settings.profile', 'Organization profile', "The organization's name and picture."),
     org('org.settings.users', 'Organization users', 'People in the organization and their roles.'),
     {
       name: 'org.settings.roles',
-      guards: DEVELOPER,
+      guards: ORGANIZATIONS,
       screen: page(() => import('../features/organization/RolesPage.tsx')),
     },
     org('org.settings.sso', 'Single sign-on', "The organization's single sign-on settings."),

@@ -8,7 +8,10 @@ import { usePlansQuery } from '../data/plans-query.ts';
 import { useProfileQuery } from '../data/profile-query.ts';
 import { useSessionClaimsQuery } from '../data/session-claims-query.ts';
 import { useSubscriptionsQuery } from '../data/subscriptions-query.ts';
+import { useMyOrganizationsQuery } from '../data/organizations-query.ts';
+import { useAccountFeaturesQuery } from '../data/teams/account-features-query.ts';
 import { useMyTeamsQuery } from '../data/teams-query.ts';
+import { activeTeam } from '../features/teams/teamMode.ts';
 import { useUserId } from '../data/use-user-id.ts';
 import { useServices } from '../lib/servicesContext.ts';
 import { AppStateContext, buildViewer, type AppState } from './appState.ts';
@@ -31,6 +34,20 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
   const subscriptions = useSubscriptionsQuery(accountId);
   const plans = usePlansQuery();
   const teams = useMyTeamsQuery();
+  const organizations = useMyOrganizationsQuery();
+  // The team worked in, by the same rule as the viewer's (teams allowed is settled there).
+  const modeTeam =
+    profile.data && teams.data
+      ? activeTeam({
+          loggedIn: true,
+          stored: profile.data.team_mode,
+          teamsAllowed: true,
+          teams: teams.data,
+          currentTeamId: profile.data.current_team_id,
+        })
+      : null;
+  const modeTeamId = modeTeam?.id ?? null;
+  const teamFeatures = useAccountFeaturesQuery(modeTeam?.accountId ?? null);
   const claims = useSessionClaimsQuery();
   const domains = useDomainsQuery();
   const costs = useOperationCostsQuery();
@@ -38,12 +55,14 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
   const [cookiesAccepted] = useStoredFlag(STORAGE_KEYS.cookiesAccepted, CONSENT_DEFAULTS.cookies);
   const [ccpaAccepted] = useStoredFlag(STORAGE_KEYS.ccpaAccepted, CONSENT_DEFAULTS.ccpa);
 
-  const userQueries = [profile, account, subscriptions, plans, teams, claims];
+  const userQueries = [profile, account, subscriptions, plans, teams, organizations, claims];
   // The account's user only once the session may act for it (see useUserId).
   const user = useUserId() != null ? auth.user : null;
   const viewer = useMemo(() => {
     if (!user || !profile.data || !account.data || !subscriptions.data || !plans.data) return null;
-    if (!teams.data || !claims.data) return null;
+    if (!teams.data || !organizations.data || !claims.data) return null;
+    // In team mode the team's features apply: wait for them (a failure falls back to the user's).
+    if (modeTeamId != null && teamFeatures.isPending) return null;
     return buildViewer({
       userId: user.id,
       email: user.email ?? profile.data.email,
@@ -53,10 +72,24 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
       subscriptions: subscriptions.data,
       plans: plans.data,
       teams: teams.data,
+      organizations: organizations.data,
+      teamFeatures: teamFeatures.data ?? null,
       claims: claims.data,
       now: new Date(),
     });
-  }, [user, profile.data, account.data, subscriptions.data, plans.data, teams.data, claims.data]);
+  }, [
+    user,
+    profile.data,
+    account.data,
+    subscriptions.data,
+    plans.data,
+    teams.data,
+    organizations.data,
+    modeTeamId,
+    teamFeatures.isPending,
+    teamFeatures.data,
+    claims.data,
+  ]);
 
   let status: AppState['status'];
   if (auth.status === 'loading') status = 'loading';

@@ -18,9 +18,12 @@ import type { PlanRow } from '../data/plans-query.ts';
 import type { Profile } from '../data/profile-query.ts';
 import type { SessionClaims } from '../data/session-claims-query.ts';
 import type { SubscriptionRow } from '../data/subscriptions-query.ts';
-import type { TeamSummary } from '../data/teams-query.ts';
+import { STANDALONE_TEAM_ORG, type TeamSummary } from '../data/teams-query.ts';
+import type { OrganizationSummary } from '../data/organizations-query.ts';
+import { activeTeam, effectiveFeatures } from '../features/teams/teamMode.ts';
 import type { AntiRobotConfig } from '../lib/config.ts';
 import type { FlashMessage } from './flash.ts';
+import { reachesOrganizations } from './organizationAccess.ts';
 import { currentAndFuture, personalFeatures, subscriptionFacts } from './subscriberFacts.ts';
 
 /** The signed-in user as the shell sees them: who they are and what their plan allows. */
@@ -39,11 +42,17 @@ export interface Viewer {
   pastDueTrial: boolean;
   /** The route names a past-due user may open; null when no restriction applies. */
   pastDueAllowedRoutes: readonly string[] | null;
-  /** The personal account's features (the plan's and the account's own). */
+  /** The features that apply: the team's in team mode, else the personal account's. */
   features: readonly string[];
+  /** The personal account's features (the plan's and the account's own). */
+  personalFeatures: readonly string[];
   teamsAllowed: boolean;
   teams: readonly TeamSummary[];
   teamMode: boolean;
+  /** The team worked in while team mode is on. */
+  currentTeam: TeamSummary | null;
+  /** The organization pages are open to this user (state/organizationAccess.ts). */
+  organizationsAllowed: boolean;
   impersonated: boolean;
   /** The profile's survey switch (the browser's skip flag is applied by the banner). */
   surveyEnabled: boolean;
@@ -86,6 +95,10 @@ export interface ViewerSources {
   subscriptions: readonly SubscriptionRow[];
   plans: readonly PlanRow[];
   teams: readonly TeamSummary[];
+  /** Organizations the user owns or is an organization user of. */
+  organizations: readonly OrganizationSummary[];
+  /** The current team account's features (public.account_features), when in team mode. */
+  teamFeatures: readonly string[] | null;
   claims: SessionClaims;
   now: Instant;
 }
@@ -99,8 +112,16 @@ export function buildViewer(sources: ViewerSources): Viewer {
       future: future && subscriptionFacts(future),
     },
   };
-  const features = personalFeatures(sources.account, current, sources.plans);
-  const teamsAllowed = hasFeature({ features }, 'support_teams');
+  const personal = personalFeatures(sources.account, current, sources.plans);
+  // support_teams is the user's, whatever team they work in (app-shell 6).
+  const teamsAllowed = hasFeature({ features: personal }, 'support_teams');
+  const currentTeam = activeTeam({
+    loggedIn: true,
+    stored: sources.profile.team_mode,
+    teamsAllowed,
+    teams: sources.teams,
+    currentTeamId: sources.profile.current_team_id,
+  });
   return {
     id: sources.userId,
     email: sources.email,
@@ -115,11 +136,18 @@ export function buildViewer(sources: ViewerSources): Viewer {
       subscriber.subscriptions.current != null && isPastDue(subscriber.subscriptions.current),
     pastDueTrial: isPastDueTrialUser(subscriber),
     pastDueAllowedRoutes: pastDueAllowedRoutes(subscriber),
-    features,
+    features: effectiveFeatures(currentTeam, sources.teamFeatures, personal),
+    personalFeatures: personal,
     teamsAllowed,
     teams: sources.teams,
-    // Team mode is on only when logged in, teams are allowed and the user has a team.
-    teamMode: sources.profile.team_mode && teamsAllowed && sources.teams.length > 0,
+    teamMode: currentTeam != null,
+    currentTeam,
+    organizationsAllowed: reachesOrganizations({
+      isDeveloper: sources.profile.is_developer,
+      previewFeatures: sources.profile.preview_features,
+      organizationCount: sources.organizations.length,
+      inOrganizationTeam: sources.teams.some((team) => team.orgSlug !== STANDALONE_TEAM_ORG),
+    }),
     impersonated: sources.claims.impersonator != null,
     surveyEnabled: sources.profile.is_survey_enabled,
     currency: normalizeCurrency(current?.currency),

@@ -25,6 +25,12 @@ export interface TestWorld {
       organization: { slug: string } | null;
     };
   }[];
+  /** team_members rows of one team with their profiles, as the team pages select them. */
+  teamMembers?: {
+    user_id: string;
+    role: string;
+    profile: { name: string; email: string } | null;
+  }[];
   /** teams rows answered to a lookup by slug (the team-exists guard). */
   teamsBySlug?: { id: string; name: string; account_id?: string }[];
   organizations?: {
@@ -197,6 +203,7 @@ function profileRow(world: TestWorld): Profile {
     personal_account_id: ACCOUNT_ID,
     current_team_id: null,
     team_mode: false,
+    preview_features: [],
     ...world.profile,
   };
 }
@@ -215,26 +222,36 @@ export function scriptWorld(backend: TestBackend, world: TestWorld): TestBackend
     .table('domains', world.domains ?? [])
     .on('POST', '/rest/v1/rpc/find_coupon', rpcNotFound);
   if (!world.user) return backend;
-  return backend
-    .table('profiles', () => [
-      // The notification feed reads the last-read time from the profile too; read at each
-      // request, so a test can move it as mark_announcements_read would.
-      { ...profileRow(world), last_read_announcements_at: world.lastReadAnnouncementsAt ?? null },
-    ])
-    .table('accounts', [
-      { id: ACCOUNT_ID, kind: 'personal', name: 'Ada', features: world.accountFeatures ?? [] },
-    ])
-    .table('subscriptions', world.subscriptions ?? [])
-    .table('team_members', world.teamMemberships ?? [])
-    .table('teams', world.teamsBySlug ?? [])
-    .table('organizations', world.organizations ?? [])
-    .on('GET', '/rest/v1/notifications', notificationsResponder(notificationRows(world)))
-    .on('HEAD', '/rest/v1/notifications', notificationsResponder(notificationRows(world)))
-    .table('announcements', world.announcements ?? [])
-    .table('invitations', world.invitations ?? [])
-    .table(
-      'cart_items',
-      Array.from({ length: world.cartQuantity ?? 0 }, () => ({})),
-    )
-    .table('surveys', world.survey ? [world.survey] : []);
+  return (
+    backend
+      .table('profiles', () => [
+        // The notification feed reads the last-read time from the profile too; read at each
+        // request, so a test can move it as mark_announcements_read would.
+        { ...profileRow(world), last_read_announcements_at: world.lastReadAnnouncementsAt ?? null },
+      ])
+      .table('accounts', [
+        { id: ACCOUNT_ID, kind: 'personal', name: 'Ada', features: world.accountFeatures ?? [] },
+      ])
+      .table('subscriptions', world.subscriptions ?? [])
+      .table('team_members', world.teamMemberships ?? [])
+      // The team pages read one team's members with their profiles; the shell, the user's teams.
+      .on('GET', '/rest/v1/team_members', (request, url) =>
+        tableRows(
+          url.searchParams.get('select')?.includes('profile')
+            ? (world.teamMembers ?? [])
+            : (world.teamMemberships ?? []),
+        )(request, url),
+      )
+      .table('teams', world.teamsBySlug ?? [])
+      .table('organizations', world.organizations ?? [])
+      .on('GET', '/rest/v1/notifications', notificationsResponder(notificationRows(world)))
+      .on('HEAD', '/rest/v1/notifications', notificationsResponder(notificationRows(world)))
+      .table('announcements', world.announcements ?? [])
+      .table('invitations', world.invitations ?? [])
+      .table(
+        'cart_items',
+        Array.from({ length: world.cartQuantity ?? 0 }, () => ({})),
+      )
+      .table('surveys', world.survey ? [world.survey] : [])
+  );
 }

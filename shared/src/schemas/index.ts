@@ -5,3 +5,4 @@ export * from './utm-preset.ts';
 export * from './auth.ts';
 export * from './profile.ts';
 export * from './invitation.ts';
+export * from './team.ts';

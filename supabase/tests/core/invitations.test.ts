@@ -325,8 +325,6 @@ describe('accept_invitation and reject_invitation', () => {
   it("is team_limit_reached when the team's plan has no room for another member", () =>
     withRollback(pool, async (db) => {
       const { team, teamAdmin } = await createCast(db);
-      const plan = await createPlan(db, { options: { max_members: 3 } });
-      await subscribe(db, { accountId: team.accountId, plan });
       const invitee = await createUser(db);
       const invitation = await createInvitation(db, {
         inviterId: teamAdmin.id,
@@ -334,6 +332,10 @@ describe('accept_invitation and reject_invitation', () => {
         teamId: team.id,
         teamRole: 'member',
       });
+      // The plan shrank after the invitation went out (a pending invitation takes a seat, so
+      // a full team could not have sent it: 20261122003700_team_administration.sql).
+      const plan = await createPlan(db, { options: { max_members: 3 } });
+      await subscribe(db, { accountId: team.accountId, plan });
       await expectCoded(
         queryAs(db, invitee.id, `select public.accept_invitation($1)`, [invitation.id]),
         'team_limit_reached',

@@ -148,6 +148,23 @@ export const ERROR_CODES = {
     detail: 'Too many wrong codes. Try again in 15 minutes.',
     hint: 'code',
   },
+  // Team administration (20261122003700_team_administration.sql).
+  user_not_in_team: {
+    status: 404,
+    detail: 'The user does not belong to the given team',
+    hint: 'user',
+  },
+  not_team_member: { status: 403, detail: 'You are not a selected team member', hint: 'team' },
+  team_owner_fixed: {
+    status: 422,
+    detail: "The team owner's membership cannot be changed.",
+    hint: 'user',
+  },
+  own_membership: {
+    status: 422,
+    detail: 'You cannot change your own membership here; leave the team instead.',
+    hint: 'user',
+  },
   // The UTM builder's preset save: the detail is the field's message, the hint the field.
   utm_preset_invalid: { status: 422, detail: undefined, hint: undefined },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;

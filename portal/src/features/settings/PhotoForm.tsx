@@ -1,13 +1,11 @@
 import { Avatar, Button, FileButton, Group, Stack, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { refreshAppState } from '../../data/refresh.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
-import { checkPhoto } from './photoFile.ts';
+import { checkPhoto, type CheckedPhoto } from './photoFile.ts';
 import { removePhoto, replacePhoto } from './profileActions.ts';
 import { useSuccessNotice } from './useSuccessNotice.ts';
-
-const ERROR_ID = 'profile-photo-error';
 
 /** The profile photo: png or jpg up to 2 MB, shown here and in the navigation bar. */
 export function PhotoForm({
@@ -21,6 +19,44 @@ export function PhotoForm({
 }) {
   const supabase = useSupabase();
   const queryClient = useQueryClient();
+  return (
+    <PhotoPicker
+      name={name}
+      photoUrl={photoUrl}
+      alt="Your profile photo"
+      saved="Your photo was saved."
+      removed="Your photo was removed."
+      replace={async (photo) => {
+        await replacePhoto(supabase, userId, photo);
+        await refreshAppState(queryClient, userId);
+      }}
+      remove={async () => {
+        await removePhoto(supabase, userId);
+        await refreshAppState(queryClient, userId);
+      }}
+    />
+  );
+}
+
+/** A photo with upload and remove: a user's, a team's. replace/remove also refresh what shows it. */
+export function PhotoPicker({
+  name,
+  photoUrl,
+  alt,
+  saved,
+  removed,
+  replace,
+  remove,
+}: {
+  name: string;
+  photoUrl: string | null;
+  alt: string;
+  saved: string;
+  removed: string;
+  replace: (photo: CheckedPhoto) => Promise<void>;
+  remove: () => Promise<void>;
+}) {
+  const errorId = useId();
   const success = useSuccessNotice();
   const [busy, setBusy] = useState<'upload' | 'remove' | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -30,7 +66,6 @@ export function PhotoForm({
     setBusy(kind);
     try {
       await work();
-      await refreshAppState(queryClient, userId);
       success(done);
     } catch {
       setError(
@@ -49,22 +84,12 @@ export function PhotoForm({
       setError(checked.error);
       return;
     }
-    await run(
-      'upload',
-      () => replacePhoto(supabase, userId, checked.photo),
-      'Your photo was saved.',
-    );
+    await run('upload', () => replace(checked.photo), saved);
   };
 
   return (
     <Group gap="lg" align="center">
-      <Avatar
-        src={photoUrl}
-        alt={photoUrl ? 'Your profile photo' : undefined}
-        name={name}
-        size={80}
-        radius="xl"
-      />
+      <Avatar src={photoUrl} alt={photoUrl ? alt : undefined} name={name} size={80} radius="xl" />
       <Stack gap={6}>
         <Group gap="sm">
           <FileButton onChange={choose} accept="image/png,image/jpeg">
@@ -73,7 +98,7 @@ export function PhotoForm({
                 {...props}
                 loading={busy === 'upload'}
                 disabled={busy !== null}
-                aria-describedby={error ? ERROR_ID : undefined}
+                aria-describedby={error ? errorId : undefined}
               >
                 {photoUrl ? 'Change photo' : 'Upload photo'}
               </Button>
@@ -84,9 +109,7 @@ export function PhotoForm({
               variant="default"
               loading={busy === 'remove'}
               disabled={busy !== null}
-              onClick={() =>
-                void run('remove', () => removePhoto(supabase, userId), 'Your photo was removed.')
-              }
+              onClick={() => void run('remove', remove, removed)}
             >
               Remove photo
             </Button>
@@ -96,7 +119,7 @@ export function PhotoForm({
           A png or jpg image.
         </Text>
         {error && (
-          <Text id={ERROR_ID} role="alert" size="sm" c="red.8">
+          <Text id={errorId} role="alert" size="sm" c="red.8">
             {error}
           </Text>
         )}

@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Paper, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { Alert, Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { SettingsSection } from '../../components/SettingsSection.tsx';
 import { useProfileQuery } from '../../data/profile-query.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -11,16 +11,7 @@ import { NameForm } from './NameForm.tsx';
 import { PhotoForm } from './PhotoForm.tsx';
 import { useAuthMessageNotice } from './useAuthMessageNotice.ts';
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder p="lg" radius="md" component="section" aria-label={title}>
-      <Title order={2} size="h4" mb="md">
-        {title}
-      </Title>
-      {children}
-    </Paper>
-  );
-}
+const Section = SettingsSection;
 
 /** settings/profile: photo, name, e-mail address, and the way to delete the account. */
 export default function ProfilePage() {

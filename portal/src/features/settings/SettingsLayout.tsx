@@ -57,7 +57,8 @@ function SettingsSidebars() {
   // Until the billing facts arrive (or if they fail), the entries that need them stay hidden.
   const facts = billing.data ?? { hasOrders: false, ownsDomain: false, hideInvoices: true };
   const menu = settingsMenu({
-    features: viewer.features,
+    // User settings: the personal account's features, whatever team mode says.
+    features: viewer.personalFeatures,
     subscribed: viewer.subscribed,
     teamsAllowed: viewer.teamsAllowed,
     accountUsageEnabled,

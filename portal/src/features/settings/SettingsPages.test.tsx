@@ -42,6 +42,7 @@ async function open(
             personal_account_id: '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21',
             current_team_id: null,
             team_mode: false,
+            preview_features: [],
           }),
     );
   }

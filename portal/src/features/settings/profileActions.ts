@@ -9,10 +9,10 @@ export async function saveName(supabase: PortalSupabase, userId: string, name: s
   unwrap(await supabase.from('profiles').update({ name }).eq('id', userId).select('id').single());
 }
 
-async function photoPaths(supabase: PortalSupabase, userId: string): Promise<string[]> {
-  const { data, error } = await supabase.storage.from(AVATARS_BUCKET).list(userId);
+async function photoPaths(supabase: PortalSupabase, folder: string): Promise<string[]> {
+  const { data, error } = await supabase.storage.from(AVATARS_BUCKET).list(folder);
   if (error) throw error;
-  return data.map((object) => `${userId}/${object.name}`);
+  return data.map((object) => `${folder}/${object.name}`);
 }
 
 async function removePaths(supabase: PortalSupabase, paths: string[]) {
@@ -22,15 +22,17 @@ async function removePaths(supabase: PortalSupabase, paths: string[]) {
 }
 
 /**
- * Stores a new photo under the user's folder and points the profile at it. Each photo gets a
- * new name, so no cache keeps showing the old one; the old files go once the profile moved on.
+ * Stores a new photo in an avatars folder (a user's `<user id>`, a team's `teams/<team id>`)
+ * and points its owner at it with setUrl. Each photo gets a new name, so no cache keeps showing
+ * the old one; the old files go once the owner moved on.
  */
-export async function replacePhoto(
+export async function replaceFolderPhoto(
   supabase: PortalSupabase,
-  userId: string,
+  folder: string,
   photo: CheckedPhoto,
+  setUrl: (url: string) => Promise<void>,
 ): Promise<string> {
-  const path = `${userId}/${crypto.randomUUID()}.${photo.extension}`;
+  const path = `${folder}/${crypto.randomUUID()}.${photo.extension}`;
   const bucket = supabase.storage.from(AVATARS_BUCKET);
   const { error } = await bucket.upload(path, photo.file, {
     contentType: photo.contentType,
@@ -39,14 +41,33 @@ export async function replacePhoto(
   if (error) throw error;
   const url = bucket.getPublicUrl(path).data.publicUrl;
   try {
-    await setPhotoUrl(supabase, userId, url);
+    await setUrl(url);
   } catch (failure) {
     await removePaths(supabase, [path]).catch(() => undefined);
     throw failure;
   }
-  const stale = (await photoPaths(supabase, userId)).filter((candidate) => candidate !== path);
+  const stale = (await photoPaths(supabase, folder)).filter((candidate) => candidate !== path);
   await removePaths(supabase, stale);
   return url;
+}
+
+/** Clears the owner's photo with clearUrl, then deletes the folder's stored photos. */
+export async function removeFolderPhotos(
+  supabase: PortalSupabase,
+  folder: string,
+  clearUrl: () => Promise<void>,
+): Promise<void> {
+  await clearUrl();
+  await removePaths(supabase, await photoPaths(supabase, folder));
+}
+
+/** The profile photo: the user's own folder. */
+export function replacePhoto(
+  supabase: PortalSupabase,
+  userId: string,
+  photo: CheckedPhoto,
+): Promise<string> {
+  return replaceFolderPhoto(supabase, userId, photo, (url) => setPhotoUrl(supabase, userId, url));
 }
 
 /** Points the profile at a photo, or at none; the row must be the user's own. */
@@ -66,7 +87,6 @@ async function setPhotoUrl(
 }
 
 /** Clears the profile's photo, then deletes the user's stored photos. */
-export async function removePhoto(supabase: PortalSupabase, userId: string): Promise<void> {
-  await setPhotoUrl(supabase, userId, null);
-  await removePaths(supabase, await photoPaths(supabase, userId));
+export function removePhoto(supabase: PortalSupabase, userId: string): Promise<void> {
+  return removeFolderPhotos(supabase, userId, () => setPhotoUrl(supabase, userId, null));
 }

@@ -81,7 +81,7 @@ function OrganizationLinks({ close, canCreate }: { close: () => void; canCreate:
   );
 }
 
-/** Billing and, for developers with an organization at hand, its settings, audit and helpdesk. */
+/** Billing and, with an organization at hand, its settings, audit and (developers) helpdesk. */
 function MobileExtras({ model, close }: { model: NavModel; close: () => void }) {
   const org = useCurrentOrganizationSlug(model.mobile.organizationItems);
   const link = (to: string, label: string) => (
@@ -95,7 +95,7 @@ function MobileExtras({ model, close }: { model: NavModel; close: () => void }) 
           {link(href('org.settings.profile', { org }), 'Organization Settings')}
           {link(href('org.settings.teams', { org }), 'Team Settings')}
           {link(href('org.audit', { org }), 'Audit Trail')}
-          {link(href('org.helpdesk', { org }), 'Helpdesk')}
+          {model.mobile.helpdesk && link(href('org.helpdesk', { org }), 'Helpdesk')}
         </>
       )}
     </>
@@ -152,6 +152,12 @@ export default function MobileMenu({ opened, onClose, model, viewer, onCreate, o
           <>
             <Divider my="xs" />
             {row(paths.settings, model.user.name)}
+            {/* Team mode: the teams page lists the teams with their switch buttons. */}
+            {model.teamSwitch &&
+              row(
+                paths['settings.teams'],
+                viewer?.currentTeam ? `Team: ${viewer.currentTeam.name}` : 'Teams',
+              )}
             {model.user.kiosk && row(paths.kiosk, 'Kiosk')}
             {model.user.backToMyAccount &&
               row(paths['kiosk.user.stopImpersonating'], 'Back To My Account')}

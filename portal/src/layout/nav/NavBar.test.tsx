@@ -322,11 +322,50 @@ describe('navigation bar: a developer', () => {
     expect(await link('Kiosk')).toHaveAttribute('href', '/app/kiosk');
   });
 
-  it('a user who is not a developer sees neither organizations nor the kiosk', async () => {
-    renderApp({ route: '/app/terms', world: signedInWorld({ organizations: [ORGANIZATION] }) });
+  it('a user who belongs to no organization sees neither organizations nor the kiosk', async () => {
+    renderApp({ route: '/app/terms', world: signedInWorld({ organizations: [] }) });
     const nav = await desktopNav();
     expect(within(nav).queryByRole('button', { name: 'Organizations' })).toBeNull();
     expect(within(nav).queryByRole('link', { name: 'Kiosk' })).toBeNull();
+  });
+});
+
+describe('navigation bar: organizations for their people (issue 16)', () => {
+  it('an organization owner who is not staff sees the organizations dropdown, not the kiosk', async () => {
+    const { user } = renderApp({
+      route: '/app/terms',
+      world: signedInWorld({ organizations: [ORGANIZATION] }),
+    });
+    const nav = await desktopNav();
+    expect(within(nav).queryByRole('link', { name: 'Kiosk' })).toBeNull();
+    await user.click(within(nav).getByRole('button', { name: 'Organizations' }));
+    const menu = await screen.findByRole('menu');
+    expect(await within(menu).findByRole('menuitem', { name: 'Acme' })).toHaveAttribute(
+      'href',
+      '/app/organizations/acme/dashboard',
+    );
+  });
+
+  it('the mobile menu gives an owner the organization items but keeps Helpdesk for staff', async () => {
+    const { user } = renderApp({
+      route: '/app/terms',
+      world: signedInWorld({ organizations: [ORGANIZATION] }),
+    });
+    await desktopNav();
+    const mobile = await openMobileMenu(user);
+    expect(
+      await within(mobile).findByRole('link', { name: 'Organization Settings' }),
+    ).toBeVisible();
+    expect(within(mobile).queryByRole('link', { name: 'Helpdesk' })).toBeNull();
+  });
+
+  it('a user with the organizations preview feature sees the dropdown before joining one', async () => {
+    renderApp({
+      route: '/app/terms',
+      world: signedInWorld({ profile: { preview_features: ['organizations'] }, organizations: [] }),
+    });
+    const nav = await desktopNav();
+    expect(within(nav).getByRole('button', { name: 'Organizations' })).toBeVisible();
   });
 });
 

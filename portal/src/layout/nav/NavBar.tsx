@@ -16,6 +16,7 @@ import { MOBILE_MENU_FRAME } from './mobileMenuFrame.ts';
 import { InvitationsPopover } from './InvitationsPopover.tsx';
 import { CREATE_LABEL, navModel } from './navModel.ts';
 import { OrganizationsMenu } from './OrganizationsMenu.tsx';
+import { TeamSwitcher } from '../../features/teams/TeamSwitcher.tsx';
 import { CartLink, HelpLink, NotificationBell } from './ShellIcons.tsx';
 import { useNavViewer } from './useNavViewer.ts';
 
@@ -81,6 +82,7 @@ export function NavBar() {
                 </Button>
               </>
             )}
+            {model.teamSwitch && viewer && <TeamSwitcher viewer={viewer} />}
             {model.user && (
               <>
                 <Anchor

@@ -19,12 +19,17 @@ export interface NavModel {
   /** My URLs is a guest page; Plans, Blog and Features are hidden for subscribers. */
   links: { myUrls: boolean; plans: boolean; blog: boolean; features: boolean };
   signUpAndIn: boolean;
-  /** The organizations dropdown (developers), with 'Create Organization' when teams are allowed. */
+  /**
+   * The organizations dropdown (whoever reaches organizations: staff, the preview feature,
+   * members), with 'Create Organization' when teams are allowed.
+   */
   organizations: { canCreate: boolean } | null;
   user: { name: string; kiosk: boolean; backToMyAccount: boolean } | null;
+  /** Team mode's switch (app-shell 4): logged in, teams allowed and at least one team. */
+  teamSwitch: boolean;
   logOut: boolean;
-  /** The mobile menu's extras: Billing, and the organization items for developers. */
-  mobile: { billing: boolean; organizationItems: boolean };
+  /** The mobile menu's extras: Billing, and the organization items for those who reach them. */
+  mobile: { billing: boolean; organizationItems: boolean; helpdesk: boolean };
 }
 
 export type NavViewer =
@@ -48,8 +53,9 @@ const SECOND_FACTOR_MODEL: NavModel = {
   signUpAndIn: false,
   organizations: null,
   user: null,
+  teamSwitch: false,
   logOut: true,
-  mobile: { billing: false, organizationItems: false },
+  mobile: { billing: false, organizationItems: false, helpdesk: false },
 };
 
 export function navModel(who: NavViewer): NavModel {
@@ -65,8 +71,9 @@ export function navModel(who: NavViewer): NavModel {
       signUpAndIn: guest,
       organizations: null,
       user: null,
+      teamSwitch: false,
       logOut: false,
-      mobile: { billing: false, organizationItems: false },
+      mobile: { billing: false, organizationItems: false, helpdesk: false },
     };
   }
   const { viewer } = who;
@@ -80,8 +87,9 @@ export function navModel(who: NavViewer): NavModel {
       signUpAndIn: false,
       organizations: null,
       user: null,
+      teamSwitch: false,
       logOut: true,
-      mobile: { billing: false, organizationItems: false },
+      mobile: { billing: false, organizationItems: false, helpdesk: false },
     };
   }
   const forProspects = !viewer.subscribed;
@@ -92,13 +100,19 @@ export function navModel(who: NavViewer): NavModel {
     icons: { help: true, notifications: true, invitations: true, cart: true },
     links: { myUrls: false, plans: forProspects, blog: forProspects, features: forProspects },
     signUpAndIn: false,
-    organizations: viewer.isDeveloper ? { canCreate: viewer.teamsAllowed } : null,
+    organizations: viewer.organizationsAllowed ? { canCreate: viewer.teamsAllowed } : null,
     user: {
       name: viewer.name,
       kiosk: viewer.isDeveloper,
       backToMyAccount: viewer.impersonated,
     },
+    teamSwitch: viewer.teamsAllowed && viewer.teams.length > 0,
     logOut: true,
-    mobile: { billing: true, organizationItems: viewer.isDeveloper },
+    // Helpdesk stays with developers (link-creation 2).
+    mobile: {
+      billing: true,
+      organizationItems: viewer.organizationsAllowed,
+      helpdesk: viewer.isDeveloper,
+    },
   };
 }

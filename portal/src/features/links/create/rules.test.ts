@@ -61,6 +61,7 @@ describe('domainOptionsFor', () => {
 
 const team = (overrides: Partial<TeamSummary>): TeamSummary => ({
   id: 'team-1',
+  accountId: 'team-account-1',
   slug: 'marketing',
   name: 'Marketing',
   role: 'member',

@@ -8,19 +8,13 @@ import { useDialogs, useNotify } from '../../../lib/servicesContext.ts';
 import { href } from '../../../routes/paths.ts';
 import { useShortUrl } from '../useShortUrl.ts';
 import { CopyAndVisitButtons, ShortLinkSummary } from './ShortLinkParts.tsx';
+import { escapeHtml } from '../../../lib/html.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat(undefined, {
   dateStyle: 'medium',
   timeStyle: 'short',
 });
-
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
-}
 
 interface LinkCardProps {
   link: LinkListItem;
