@@ -31,7 +31,7 @@ Deno.test('the host name asked about: one DNS name, normalised', () => {
   }
 });
 
-Deno.test('a usable domain may get a certificate; unknown, pending, deleted ones may not', () =>
+Deno.test('only a usable domain may get a certificate', () =>
   withScene({}, async (scene, redirector) => {
     const ask = (query: string, host = 'caddy.internal') =>
       redirector.handler(
@@ -71,6 +71,33 @@ Deno.test('a usable domain may get a certificate; unknown, pending, deleted ones
       await verified.body?.cancel();
     } finally {
       await scene.db`delete from public.domains where domain = ${pending}`;
+    }
+
+    // A vanity subdomain of the (common) scene domain is live at once; blocked or disabled by
+    // staff, it is refused like its redirects.
+    const vanity = `v.${scene.domain}`;
+    await scene.db`insert into public.domains (domain, kind, account_id, base_domain_id,
+        verification_status, verified_at)
+      select ${vanity}, 'branded', ${scene.accountId}, d.id, 'verified', now()
+      from public.domains d where d.domain = ${scene.domain}`;
+    try {
+      const live = await ask(`?domain=${vanity}`);
+      assert.equal(live.status, 200);
+      await live.body?.cancel();
+      for (const column of ['is_blocked', 'is_disabled'] as const) {
+        await scene.db`update public.domains set ${scene.db(column)} = true
+          where domain = ${vanity}`;
+        const refused = await withinASecond(
+          () => ask(`?domain=${vanity}`),
+          (response) => response.status === 404,
+        );
+        assert.equal(refused.status, 404, column);
+        await refused.body?.cancel();
+        await scene.db`update public.domains set ${scene.db(column)} = false
+          where domain = ${vanity}`;
+      }
+    } finally {
+      await scene.db`delete from public.domains where domain = ${vanity}`;
     }
 
     // Deleted: certificates stop with the redirects.
