@@ -23,7 +23,8 @@
  * - a link with retargeting pixels: a GET from a browser that did not opt out (pixels.ts) gets
  *   a 200 page that fires them and then goes to that same location; the click is recorded
  *   there and then, once, as for the redirect (the page goes to the destination directly);
- * - `/opt-out.html`: the domain's privacy opt-out page (opt-out.ts); it records nothing.
+ * - `/opt-out.html`: the domain's privacy opt-out page (opt-out.ts); it records nothing;
+ * - `/.well-known/tls-ask?domain=`: whether a host may get a certificate (tls-ask.ts), on any host.
  */
 import { matchRoute, type RedirectRoute, type RouteVisitor } from '../../../shared/src/routing.ts';
 import { destinationFor, visitorPairs } from './destination.ts';
@@ -31,6 +32,7 @@ import { isOptOutPath, optOutResponse } from './opt-out.ts';
 import { type PageKind, pageResponse, previewResponse } from './pages.ts';
 import type { DomainFacts, LinkFacts, Resolved } from './resolve.ts';
 import { parseRoute } from './route.ts';
+import { tlsAskResponse } from './tls-ask.ts';
 import type { CapturedClick } from './clicks.ts';
 
 export interface RedirectDependencies {
@@ -117,10 +119,12 @@ export function createRedirectHandler(deps: RedirectDependencies) {
     const head = request.method === 'HEAD';
     if (request.method !== 'GET' && !head)
       return pageResponse('method-not-allowed', false, { Allow: 'GET, HEAD' });
-    if (deps.isIpBlocked(request.headers)) return pageResponse('blocked-ip', head);
-
     const url = new URL(request.url);
     const route = parseRoute(url.pathname);
+    // Asked by the TLS front, not by a visitor: the visitors' IP block list is not for it.
+    if (route.kind === 'tls-ask') return tlsAskResponse(url, deps.resolve);
+    if (deps.isIpBlocked(request.headers)) return pageResponse('blocked-ip', head);
+
     const host = deps.host(request);
     const alias = route.kind === 'link' || route.kind === 'preview' ? route.alias : '';
     const resolved = await deps.resolve(host, alias);

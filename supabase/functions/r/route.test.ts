@@ -59,3 +59,10 @@ Deno.test('a `+` after the alias (raw or encoded) asks for its preview', () => {
   assert.deepEqual(parseRoute('/r/abc++'), { kind: 'unknown' });
   assert.deepEqual(parseRoute('/r/+'), { kind: 'unknown' });
 });
+
+Deno.test('the TLS ask path, which no alias can shadow', () => {
+  assert.deepEqual(parseRoute('/r/.well-known/tls-ask'), { kind: 'tls-ask' });
+  assert.deepEqual(parseRoute('/.well-known/tls-ask'), { kind: 'tls-ask' });
+  assert.deepEqual(parseRoute('/r/.well-known/tls-ask/more'), { kind: 'unknown' });
+  assert.deepEqual(parseRoute('/r/.well-known'), { kind: 'unknown' });
+});
