@@ -270,9 +270,15 @@ begin
   if v_code is not null then
     perform app.link_error(v_code);
   end if;
-  insert into app.destination_checks (long_url_id, url_md5)
-  select w.id, md5(w.url) from unnest(v_ids, v_urls) as w(id, url)
-  on conflict (long_url_id) do update set url_md5 = excluded.url_md5;
+  -- A new long URL has no mark yet (a mark needs its row): a plain insert, no upsert.
+  if tg_op = 'INSERT' then
+    insert into app.destination_checks (long_url_id, url_md5)
+    select w.id, md5(w.url) from unnest(v_ids, v_urls) as w(id, url);
+  else
+    insert into app.destination_checks (long_url_id, url_md5)
+    select w.id, md5(w.url) from unnest(v_ids, v_urls) as w(id, url)
+    on conflict (long_url_id) do update set url_md5 = excluded.url_md5;
+  end if;
   return null;
 end;
 $$;
