@@ -92,7 +92,10 @@ const INTERNAL_NAMES = new Set(['localhost', 'metadata.google.internal', 'metada
 // `.arpa` holds reverse-lookup and home-network names (home.arpa), never a web site.
 const INTERNAL_SUFFIXES = ['.localhost', '.local', '.localdomain', '.internal', '.arpa'];
 
-const utf8Length = (text: string) => new TextEncoder().encode(text).length;
+const encoder = new TextEncoder();
+/** UTF-8 bytes of a text: at most three per UTF-16 unit, so short texts are not encoded. */
+const utf8LengthOver = (text: string, limit: number) =>
+  text.length * 3 > limit && encoder.encode(text).length > limit;
 
 /**
  * A domain in the one form every comparison uses: lower case, IDN as punycode, no trailing dot.
@@ -161,7 +164,7 @@ export async function checkDestination(
   if (CONTROL_CHARACTER.test(raw)) return refuse('url_invalid', 'control_character');
   const text = raw.replace(/^ +| +$/g, '');
   if (text === '') return refuse('url_required', 'empty');
-  if (utf8Length(text) > MAX_URL_BYTES) return refuse('url_invalid', 'too_long');
+  if (utf8LengthOver(text, MAX_URL_BYTES)) return refuse('url_invalid', 'too_long');
 
   const scheme = text.match(SCHEME)?.[1]?.toLowerCase();
   if (!scheme) return refuse('url_invalid', 'malformed');
@@ -191,12 +194,14 @@ export async function checkDestination(
     if (range !== 'public') return refuse('url_not_allowed', 'internal_address', range);
     host = url.hostname;
   } else {
-    host = url.hostname.endsWith('.') ? url.hostname.slice(0, -1) : url.hostname;
+    const trailingDot = url.hostname.endsWith('.');
+    host = trailingDot ? url.hostname.slice(0, -1) : url.hostname;
     const labels = host.split('.');
     if (host.length > MAX_HOST_LENGTH || !labels.every((label) => HOST_LABEL.test(label)))
       return refuse('url_invalid', 'malformed');
     if (isInternalName(host)) return refuse('url_not_allowed', 'internal_host');
-    url.hostname = host;
+    // Setting the host parses the URL again: only when the trailing dot goes.
+    if (trailingDot) url.hostname = host;
   }
 
   for (const domain of policy.shortDomains) {

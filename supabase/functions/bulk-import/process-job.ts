@@ -1,6 +1,7 @@
 /**
  * A scheduled job's rows to links, in the background: chunks of CHUNK_ROWS rows, each checked
- * here (url-safety, tags) and then created by one app.bulk_create_links call (set-based inserts);
+ * here (url-safety, tags) and then created by one app.bulk_create_links call (set-based inserts,
+ * one transaction per chunk: a chunk is created whole or not at all);
  * every row's outcome kept for the per-row errors on the job and the result CSV in the exports
  * bucket; the job finished (and its owner notified) last.
  */
@@ -68,24 +69,54 @@ class Outcomes {
   }
 }
 
-async function processChunk(
-  request: Request,
-  job: JobToProcess,
-  chunk: readonly BulkRow[],
-  outcomes: Outcomes,
-  shortUrlBase: ShortUrlBase,
-) {
+/** A chunk's rows checked here: those for the database, and the refused ones recorded. */
+async function prepareChunk(chunk: readonly BulkRow[], outcomes: Outcomes): Promise<PreparedRow[]> {
   const prepared: PreparedRow[] = [];
   for (const row of chunk) {
     const check = await checkRow(row);
     if (check.ok) prepared.push(check.row);
     else outcomes.refuse(check.row, check.errors);
   }
+  return prepared;
+}
+
+async function createChunk(
+  request: Request,
+  job: JobToProcess,
+  chunk: readonly BulkRow[],
+  prepared: PreparedRow[],
+  outcomes: Outcomes,
+  shortUrlBase: ShortUrlBase,
+) {
   const answer = await createLinks(request, job.id, prepared, chunk.length - prepared.length);
   for (const [row, alias] of answer.created) {
     outcomes.create(row, alias, shortUrl({ domain: job.domain, alias }, shortUrlBase));
   }
   for (const [row, field, code] of answer.errors) outcomes.refuseField(row, field, code);
+}
+
+/**
+ * Every chunk in file order, one database call at a time (each takes the job's row and the
+ * account's limits lock, so concurrent calls would only queue), while the next chunk is checked
+ * here: the function's work on chunk n + 1 overlaps the database's on chunk n. A failed chunk
+ * stops the job before any later chunk is sent.
+ */
+async function createAll(
+  request: Request,
+  job: JobToProcess,
+  outcomes: Outcomes,
+  shortUrlBase: ShortUrlBase,
+) {
+  let pending: Promise<void> | undefined;
+  for (let start = 0; start < job.rows.length; start += CHUNK_ROWS) {
+    const chunk = job.rows.slice(start, start + CHUNK_ROWS);
+    const prepared = await prepareChunk(chunk, outcomes);
+    await pending;
+    pending = createChunk(request, job, chunk, prepared, outcomes, shortUrlBase);
+    // Settled here or at the next await; a rejection is never left unhandled meanwhile.
+    pending.catch(() => {});
+  }
+  await pending;
 }
 
 async function writeResult(userId: string, jobId: string, lines: ResultLine[]): Promise<string> {
@@ -116,10 +147,7 @@ export async function processJob(
 ): Promise<void> {
   const outcomes = new Outcomes();
   try {
-    for (let start = 0; start < job.rows.length; start += CHUNK_ROWS) {
-      const chunk = job.rows.slice(start, start + CHUNK_ROWS);
-      await processChunk(request, job, chunk, outcomes, shortUrlBase);
-    }
+    await createAll(request, job, outcomes, shortUrlBase);
     const path = await writeResult(job.userId, job.id, outcomes.lines(job.rows));
     await finishJob(request, job.id, { failed: false, errors: outcomes.errors, resultPath: path });
   } catch (error) {
