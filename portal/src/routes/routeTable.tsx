@@ -450,7 +450,16 @@ function organizationRoutes(): PageRoute[] {
     screen: soon(title, summary),
   });
   return [
-    org('org.onboarding', 'Set up an organization', 'Add domains, invite people, create teams.'),
+    {
+      name: 'org.onboarding',
+      guards: DEVELOPER,
+      screen: page(() => import('../features/organization/OnboardingPage.tsx')),
+    },
+    {
+      name: 'org.root',
+      guards: DEVELOPER,
+      screen: page(() => import('../features/organization/OrganizationLandingPage.tsx')),
+    },
     // The organization's link lists (features/links/list), one page for the three routes.
     { name: 'org.dashboard', guards: DEVELOPER, screen: OrganizationLinksPage },
     { name: 'org.me', guards: DEVELOPER, screen: OrganizationLinksPage },
@@ -461,7 +470,11 @@ function organizationRoutes(): PageRoute[] {
       guards: DEVELOPER,
       screen: page(() => import('../features/audit/AuditTrailPage.tsx')),
     },
-    org('org.settings.profile', 'Organization profile', "The organization's name and picture."),
+    {
+      name: 'org.settings.profile',
+      guards: DEVELOPER,
+      screen: page(() => import('../features/organization/OrganizationProfilePage.tsx')),
+    },
     org('org.settings.users', 'Organization users', 'People in the organization and their roles.'),
     {
       name: 'org.settings.roles',
