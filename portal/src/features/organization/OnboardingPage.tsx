@@ -81,7 +81,7 @@ const STEPS: Record<
 };
 
 const SKIPPED: Record<'marked_done' | 'owner_only' | 'data_exists', string> = {
-  marked_done: 'Done',
+  marked_done: 'Marked done',
   data_exists: 'Already there',
   owner_only: 'Owner only',
 };
