@@ -95,6 +95,42 @@ describe('OrganizationProfilePage', { timeout: 30_000 }, () => {
     expect(await patch!.clone().json()).toEqual({ name: 'Acme Company', slug: 'acme-co' });
   });
 
+  it("stores a new photo in the organization's folder and points the organization at it", async () => {
+    const backend = new TestBackend();
+    backend.on('POST', /^\/storage\/v1\/object\/avatars\//, () => json({ Key: 'stored' }));
+    backend.on('PATCH', '/rest/v1/organizations', () => json({ id: 'org-1' }));
+    backend.on('POST', '/storage/v1/object/list/avatars', () =>
+      json([{ name: 'old.png' }, { name: 'new.png' }]),
+    );
+    backend.on('DELETE', '/storage/v1/object/avatars', () => json([]));
+    const { user, container } = open(organization(TEST_USER_ID, null), backend);
+    await screen.findByRole('button', { name: 'Upload photo' });
+    const input = container.ownerDocument.querySelector<HTMLInputElement>('input[type=file]')!;
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]);
+    await user.upload(input, new File([png], 'logo.png', { type: 'image/png' }));
+    expect(await screen.findByText("The organization's photo was saved.")).toBeInTheDocument();
+    const [stored] = backend.requests.filter(
+      (request) => request.method === 'POST' && request.url.includes('/object/avatars/'),
+    );
+    const path = new URL(stored!.url).pathname.replace('/storage/v1/object/avatars/', '');
+    expect(path).toMatch(/^organizations\/org-1\/[0-9a-f-]{36}\.png$/);
+    const [patch] = backend.requestsTo('PATCH', '/rest/v1/organizations');
+    expect(await patch!.clone().json()).toEqual({
+      photo_url: `http://stack.test/storage/v1/object/public/avatars/${path}`,
+    });
+    // The listed files other than the new one go.
+    const [removal] = backend.requestsTo('DELETE', '/storage/v1/object/avatars');
+    expect(await removal!.clone().json()).toEqual({
+      prefixes: ['organizations/org-1/old.png', 'organizations/org-1/new.png'],
+    });
+  });
+
+  it('shows no photo buttons to members without Profile', async () => {
+    open(organization('someone-else', ['audit']));
+    await screen.findByRole('region', { name: 'Profile' });
+    expect(screen.queryByRole('button', { name: 'Upload photo' })).toBeNull();
+  });
+
   it('says a taken slug on the slug field', async () => {
     const backend = new TestBackend();
     backend.on('PATCH', '/rest/v1/organizations', () =>

@@ -1,6 +1,5 @@
 import {
   Alert,
-  Avatar,
   Button,
   Card,
   Container,
@@ -25,6 +24,7 @@ import { useConfig, useNotify } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href } from '../../routes/paths.ts';
 import { type ProfileErrors, profileErrors, validateProfileDraft } from './organizationProfile.ts';
+import { OrganizationPhotoForm } from './OrganizationPhotoForm.tsx';
 import { RestoreOrganizationModal } from './RestoreOrganizationModal.tsx';
 
 function ProfileForm({
@@ -70,19 +70,10 @@ function ProfileForm({
         }}
       >
         <Stack gap="sm">
-          <Group gap="md">
-            <Avatar
-              src={organization.photoUrl}
-              alt={organization.photoUrl ? `${organization.name}'s photo` : undefined}
-              size="lg"
-              radius="md"
-            >
-              {organization.name.slice(0, 1).toUpperCase()}
-            </Avatar>
-            <Title order={2} size="h4" id="org-profile-title">
-              Profile
-            </Title>
-          </Group>
+          <Title order={2} size="h4" id="org-profile-title">
+            Profile
+          </Title>
+          <OrganizationPhotoForm organization={organization} readOnly={readOnly} />
           {errors.form && (
             <Alert color="red" role="alert">
               {errors.form}

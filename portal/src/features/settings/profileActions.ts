@@ -9,10 +9,19 @@ export async function saveName(supabase: PortalSupabase, userId: string, name: s
   unwrap(await supabase.from('profiles').update({ name }).eq('id', userId).select('id').single());
 }
 
-async function photoPaths(supabase: PortalSupabase, userId: string): Promise<string[]> {
-  const { data, error } = await supabase.storage.from(AVATARS_BUCKET).list(userId);
+/**
+ * Whose photo: the Storage folder its files live in (policies let the writer in) and how the
+ * row that shows it points at a file, or at none. A user's own, or an organization's.
+ */
+export interface PhotoHolder {
+  folder: string;
+  setUrl: (url: string | null) => Promise<void>;
+}
+
+async function photoPaths(supabase: PortalSupabase, folder: string): Promise<string[]> {
+  const { data, error } = await supabase.storage.from(AVATARS_BUCKET).list(folder);
   if (error) throw error;
-  return data.map((object) => `${userId}/${object.name}`);
+  return data.map((object) => `${folder}/${object.name}`);
 }
 
 async function removePaths(supabase: PortalSupabase, paths: string[]) {
@@ -22,15 +31,15 @@ async function removePaths(supabase: PortalSupabase, paths: string[]) {
 }
 
 /**
- * Stores a new photo under the user's folder and points the profile at it. Each photo gets a
- * new name, so no cache keeps showing the old one; the old files go once the profile moved on.
+ * Stores a new photo in the holder's folder and points the holder at it. Each photo gets a new
+ * name, so no cache keeps showing the old one; the old files go once the holder moved on.
  */
-export async function replacePhoto(
+export async function replaceStoredPhoto(
   supabase: PortalSupabase,
-  userId: string,
+  holder: PhotoHolder,
   photo: CheckedPhoto,
 ): Promise<string> {
-  const path = `${userId}/${crypto.randomUUID()}.${photo.extension}`;
+  const path = `${holder.folder}/${crypto.randomUUID()}.${photo.extension}`;
   const bucket = supabase.storage.from(AVATARS_BUCKET);
   const { error } = await bucket.upload(path, photo.file, {
     contentType: photo.contentType,
@@ -39,34 +48,46 @@ export async function replacePhoto(
   if (error) throw error;
   const url = bucket.getPublicUrl(path).data.publicUrl;
   try {
-    await setPhotoUrl(supabase, userId, url);
+    await holder.setUrl(url);
   } catch (failure) {
     await removePaths(supabase, [path]).catch(() => undefined);
     throw failure;
   }
-  const stale = (await photoPaths(supabase, userId)).filter((candidate) => candidate !== path);
+  const stale = (await photoPaths(supabase, holder.folder)).filter(
+    (candidate) => candidate !== path,
+  );
   await removePaths(supabase, stale);
   return url;
 }
 
-/** Points the profile at a photo, or at none; the row must be the user's own. */
-async function setPhotoUrl(
+/** Clears the holder's photo, then deletes its stored photos. */
+export async function removeStoredPhotos(
   supabase: PortalSupabase,
-  userId: string,
-  url: string | null,
+  holder: PhotoHolder,
 ): Promise<void> {
-  unwrap(
-    await supabase
-      .from('profiles')
-      .update({ photo_url: url })
-      .eq('id', userId)
-      .select('id')
-      .single(),
-  );
+  await holder.setUrl(null);
+  await removePaths(supabase, await photoPaths(supabase, holder.folder));
 }
 
-/** Clears the profile's photo, then deletes the user's stored photos. */
-export async function removePhoto(supabase: PortalSupabase, userId: string): Promise<void> {
-  await setPhotoUrl(supabase, userId, null);
-  await removePaths(supabase, await photoPaths(supabase, userId));
+/** The user's own photo: their folder, their profile row. */
+function userPhoto(supabase: PortalSupabase, userId: string): PhotoHolder {
+  return {
+    folder: userId,
+    setUrl: async (url) => {
+      unwrap(
+        await supabase
+          .from('profiles')
+          .update({ photo_url: url })
+          .eq('id', userId)
+          .select('id')
+          .single(),
+      );
+    },
+  };
 }
+
+export const replacePhoto = (supabase: PortalSupabase, userId: string, photo: CheckedPhoto) =>
+  replaceStoredPhoto(supabase, userPhoto(supabase, userId), photo);
+
+export const removePhoto = (supabase: PortalSupabase, userId: string) =>
+  removeStoredPhotos(supabase, userPhoto(supabase, userId));
