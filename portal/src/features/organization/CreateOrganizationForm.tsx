@@ -2,6 +2,7 @@ import { Alert, Button, Card, Group, Stack, TextInput, Title } from '@mantine/co
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { useState } from 'react';
 import { useCreateOrganizationMutation } from '../../data/organization-profile-query.ts';
+import { READABLE } from '../links/create/readable.ts';
 import { useNotify } from '../../lib/servicesContext.ts';
 import {
   type ProfileErrors,
@@ -68,6 +69,7 @@ export function CreateOrganizationForm({ onCreated }: { onCreated: (slug: string
           <TextInput
             label="Slug"
             description="Lower-case letters, numbers and dashes; it is part of the organization's addresses."
+            descriptionProps={READABLE}
             value={shownSlug}
             error={errors.slug}
             maxLength={64}

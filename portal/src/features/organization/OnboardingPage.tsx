@@ -137,7 +137,7 @@ function Steps({ organization }: { organization: OrganizationWithFacts }) {
       </List>
       <Card withBorder padding="md" component="section" aria-labelledby="onboarding-step-title">
         <Stack gap="sm">
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="gray.7">
             Step {number} of {ONBOARDING_STEPS.length}
           </Text>
           <Title order={2} size="h4" id="onboarding-step-title">
