@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test } from '../support/fixtures.ts';
-import { logIn, seriousAccessibilityViolations } from '../support/shell.ts';
+import { logIn, seriousAccessibilityViolations, serviceClient } from '../support/shell.ts';
 import { makeStaff } from './kiosk-support.ts';
 
 /**
@@ -42,4 +43,47 @@ test('an owner lands, renames, archives and restores their organization', async 
   await dialog.getByRole('button', { name: 'Restore organization' }).click();
   await expect(page.getByText('The organization has been restored.')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Archive' })).toBeVisible();
+});
+
+test('a user whose plan allows teams creates an organization and walks its first steps', async ({
+  page,
+  factories,
+}) => {
+  const owner = await makeStaff(await factories.createConfirmedUser());
+  const admin = serviceClient();
+  const profile = await admin
+    .from('profiles')
+    .select('personal_account_id')
+    .eq('id', owner.id)
+    .single();
+  if (profile.error) throw new Error(profile.error.message);
+  const granted = await admin
+    .from('accounts')
+    .update({ features: ['create_tiny_url', 'support_teams'] })
+    .eq('id', profile.data.personal_account_id);
+  if (granted.error) throw new Error(granted.error.message);
+  const slug = `e2e-new-${randomUUID().slice(0, 8)}`;
+
+  await page.goto('/app/login');
+  await logIn(page, owner.email, owner.password);
+  await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+  await page.goto('/app/organizations/onboarding');
+  const form = page.getByRole('region', { name: 'Create an organization' });
+  await form.getByRole('textbox', { name: 'Name' }).fill('Contoso');
+  await form.getByRole('textbox', { name: /^Slug/ }).fill(slug);
+  await form.getByRole('button', { name: 'Create organization' }).click();
+  await expect(page).toHaveURL(`/app/organizations/onboarding?org=${slug}`);
+
+  const step = page.getByRole('region', { name: 'Add domains' });
+  await expect(step.getByText('Step 1 of 5')).toBeVisible();
+  expect(await seriousAccessibilityViolations(page, 'organization onboarding')).toEqual([]);
+  await step.getByRole('button', { name: 'Skip this step' }).click();
+  await page
+    .getByRole('region', { name: 'Invite users' })
+    .getByRole('button', { name: 'Skip this step' })
+    .click();
+  await expect(page.getByRole('region', { name: 'Create a team' })).toBeVisible();
+  // The steps marked done stay done on the next visit.
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Create a team' })).toBeVisible();
 });
