@@ -3509,6 +3509,7 @@ export type Database = {
           target: string;
         }[];
       };
+      organization_restore_summary: { Args: { p_organization_id: string }; Returns: Json };
       preview_link: {
         Args: { p_alias: string; p_domain?: string };
         Returns: {

@@ -10,6 +10,8 @@ export interface OrganizationSummary {
   slug: string;
   name: string;
   archived: boolean;
+  /** Only the owner restores an archived organization. */
+  isOwner: boolean;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function fetchMyOrganizations(
       slug: row.slug,
       name: row.name,
       archived: row.archived_at != null,
+      isOwner: row.account?.owner_id === userId,
     }));
 }
 

@@ -222,7 +222,13 @@ describe('decideAccess', () => {
       role: 'viewer',
       orgSlug: 'acme',
     };
-    const acme: OrganizationSummary = { id: 'o1', slug: 'acme', name: 'Acme', archived: false };
+    const acme: OrganizationSummary = {
+      id: 'o1',
+      slug: 'acme',
+      name: 'Acme',
+      archived: false,
+      isOwner: false,
+    };
 
     it('sends a user who belongs to no organization to the homepage', () => {
       const standalone = { ...orgTeam, orgSlug: '_' };

@@ -136,6 +136,8 @@ export const paths = {
   // --- Organizations ---
   organizations: '/app/organizations',
   'org.onboarding': '/app/organizations/onboarding',
+  // An organization's root: the landing rule picks the page (OrganizationLandingPage).
+  'org.root': '/app/organizations/:org',
   'org.dashboard': '/app/organizations/:org/dashboard',
   'org.me': '/app/organizations/:org/me',
   'org.team': '/app/organizations/:org/team/:team',

@@ -486,7 +486,16 @@ function organizationRoutes(): PageRoute[] {
     screen: soon(title, summary),
   });
   return [
-    org('org.onboarding', 'Set up an organization', 'Add domains, invite people, create teams.'),
+    {
+      name: 'org.onboarding',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/organization/OnboardingPage.tsx')),
+    },
+    {
+      name: 'org.root',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/organization/OrganizationLandingPage.tsx')),
+    },
     // The organization's link lists (features/links/list), one page for the three routes.
     { name: 'org.dashboard', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
     { name: 'org.me', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
@@ -497,7 +506,11 @@ function organizationRoutes(): PageRoute[] {
       guards: ORGANIZATIONS,
       screen: page(() => import('../features/audit/AuditTrailPage.tsx')),
     },
-    org('org.settings.profile', 'Organization profile', "The organization's name and picture."),
+    {
+      name: 'org.settings.profile',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/organization/OrganizationProfilePage.tsx')),
+    },
     org('org.settings.users', 'Organization users', 'People in the organization and their roles.'),
     {
       name: 'org.settings.roles',

@@ -9,6 +9,15 @@ export async function saveName(supabase: PortalSupabase, userId: string, name: s
   unwrap(await supabase.from('profiles').update({ name }).eq('id', userId).select('id').single());
 }
 
+/**
+ * Whose photo: the Storage folder its files live in (policies let the writer in) and how the
+ * row that shows it points at a file, or at none. A user's own, or an organization's.
+ */
+export interface PhotoHolder {
+  folder: string;
+  setUrl: (url: string | null) => Promise<void>;
+}
+
 async function photoPaths(supabase: PortalSupabase, folder: string): Promise<string[]> {
   const { data, error } = await supabase.storage.from(AVATARS_BUCKET).list(folder);
   if (error) throw error;
@@ -22,17 +31,15 @@ async function removePaths(supabase: PortalSupabase, paths: string[]) {
 }
 
 /**
- * Stores a new photo in an avatars folder (a user's `<user id>`, a team's `teams/<team id>`)
- * and points its owner at it with setUrl. Each photo gets a new name, so no cache keeps showing
- * the old one; the old files go once the owner moved on.
+ * Stores a new photo in the holder's folder and points the holder at it. Each photo gets a new
+ * name, so no cache keeps showing the old one; the old files go once the holder moved on.
  */
-export async function replaceFolderPhoto(
+export async function replaceStoredPhoto(
   supabase: PortalSupabase,
-  folder: string,
+  holder: PhotoHolder,
   photo: CheckedPhoto,
-  setUrl: (url: string) => Promise<void>,
 ): Promise<string> {
-  const path = `${folder}/${crypto.randomUUID()}.${photo.extension}`;
+  const path = `${holder.folder}/${crypto.randomUUID()}.${photo.extension}`;
   const bucket = supabase.storage.from(AVATARS_BUCKET);
   const { error } = await bucket.upload(path, photo.file, {
     contentType: photo.contentType,
@@ -41,52 +48,46 @@ export async function replaceFolderPhoto(
   if (error) throw error;
   const url = bucket.getPublicUrl(path).data.publicUrl;
   try {
-    await setUrl(url);
+    await holder.setUrl(url);
   } catch (failure) {
     await removePaths(supabase, [path]).catch(() => undefined);
     throw failure;
   }
-  const stale = (await photoPaths(supabase, folder)).filter((candidate) => candidate !== path);
+  const stale = (await photoPaths(supabase, holder.folder)).filter(
+    (candidate) => candidate !== path,
+  );
   await removePaths(supabase, stale);
   return url;
 }
 
-/** Clears the owner's photo with clearUrl, then deletes the folder's stored photos. */
-export async function removeFolderPhotos(
+/** Clears the holder's photo, then deletes its stored photos. */
+export async function removeStoredPhotos(
   supabase: PortalSupabase,
-  folder: string,
-  clearUrl: () => Promise<void>,
+  holder: PhotoHolder,
 ): Promise<void> {
-  await clearUrl();
-  await removePaths(supabase, await photoPaths(supabase, folder));
+  await holder.setUrl(null);
+  await removePaths(supabase, await photoPaths(supabase, holder.folder));
 }
 
-/** The profile photo: the user's own folder. */
-export function replacePhoto(
-  supabase: PortalSupabase,
-  userId: string,
-  photo: CheckedPhoto,
-): Promise<string> {
-  return replaceFolderPhoto(supabase, userId, photo, (url) => setPhotoUrl(supabase, userId, url));
+/** The user's own photo: their folder, their profile row. */
+function userPhoto(supabase: PortalSupabase, userId: string): PhotoHolder {
+  return {
+    folder: userId,
+    setUrl: async (url) => {
+      unwrap(
+        await supabase
+          .from('profiles')
+          .update({ photo_url: url })
+          .eq('id', userId)
+          .select('id')
+          .single(),
+      );
+    },
+  };
 }
 
-/** Points the profile at a photo, or at none; the row must be the user's own. */
-async function setPhotoUrl(
-  supabase: PortalSupabase,
-  userId: string,
-  url: string | null,
-): Promise<void> {
-  unwrap(
-    await supabase
-      .from('profiles')
-      .update({ photo_url: url })
-      .eq('id', userId)
-      .select('id')
-      .single(),
-  );
-}
+export const replacePhoto = (supabase: PortalSupabase, userId: string, photo: CheckedPhoto) =>
+  replaceStoredPhoto(supabase, userPhoto(supabase, userId), photo);
 
-/** Clears the profile's photo, then deletes the user's stored photos. */
-export function removePhoto(supabase: PortalSupabase, userId: string): Promise<void> {
-  return removeFolderPhotos(supabase, userId, () => setPhotoUrl(supabase, userId, null));
-}
+export const removePhoto = (supabase: PortalSupabase, userId: string) =>
+  removeStoredPhotos(supabase, userPhoto(supabase, userId));

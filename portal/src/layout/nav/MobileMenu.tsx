@@ -4,7 +4,7 @@ import { Link } from 'react-router-dom';
 import { useCartQuantityQuery } from '../../data/cart-quantity-query.ts';
 import { usePendingInvitationsQuery } from '../../data/invitations-query.ts';
 import { useUnreadNotificationCountQuery } from '../../data/notifications-unread-query.ts';
-import { useMyOrganizationsQuery } from '../../data/organizations-query.ts';
+import { useOrganizationPicker } from '../../features/organization/useOrganizationPicker.tsx';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { href, paths } from '../../routes/paths.ts';
 import type { Viewer } from '../../state/appState.ts';
@@ -57,16 +57,18 @@ function CountedLinks({ viewer, close }: { viewer: Viewer; close: () => void }) 
 }
 
 function OrganizationLinks({ close, canCreate }: { close: () => void; canCreate: boolean }) {
-  const organizations = (useMyOrganizationsQuery().data ?? []).filter((org) => !org.archived);
+  const { live, archived, pathOf, askToRestore, modal } = useOrganizationPicker();
   return (
     <NavLink component="button" label="Organizations" childrenOffset="md" defaultOpened>
-      {organizations.map((org) => (
+      {live.map((org) => (
+        <NavLink key={org.id} component={Link} to={pathOf(org)} label={org.name} onClick={close} />
+      ))}
+      {archived.map((org) => (
         <NavLink
           key={org.id}
-          component={Link}
-          to={href('org.dashboard', { org: org.slug })}
-          label={org.name}
-          onClick={close}
+          component="button"
+          label={`${org.name} (archived)`}
+          onClick={() => askToRestore(org)}
         />
       ))}
       {canCreate && (
@@ -77,6 +79,7 @@ function OrganizationLinks({ close, canCreate }: { close: () => void; canCreate:
           onClick={close}
         />
       )}
+      {modal}
     </NavLink>
   );
 }

@@ -279,14 +279,51 @@ describe('navigation bar: a developer', () => {
     await user.click(within(nav).getByRole('button', { name: 'Organizations' }));
     const menu = await screen.findByRole('menu');
     await within(menu).findByRole('menuitem', { name: 'Acme' });
+    // The organization's root: the landing rule picks its page.
     expect(within(menu).getByRole('menuitem', { name: 'Acme' })).toHaveAttribute(
       'href',
-      '/app/organizations/acme/dashboard',
+      '/app/organizations/acme',
     );
     expect(within(menu).getByRole('menuitem', { name: 'Create Organization' })).toHaveAttribute(
       'href',
       '/app/organizations/onboarding',
     );
+  });
+
+  it("offers the owner's archived organizations through the restore-organization modal", async () => {
+    const backend = new TestBackend();
+    backend.on('POST', '/rest/v1/rpc/organization_restore_summary', () =>
+      json({ admins: [], admin_count: 1, team_count: 2, member_count: 3, link_count: 4 }),
+    );
+    const { user } = renderApp({
+      route: '/app/terms',
+      backend,
+      world: signedInWorld({
+        profile: { is_developer: true },
+        organizations: [
+          { ...ORGANIZATION, id: 'org-2', slug: 'old', name: 'Old', archived_at: '2026-01-01' },
+          {
+            ...ORGANIZATION,
+            id: 'org-3',
+            slug: 'theirs',
+            name: 'Theirs',
+            archived_at: '2026-01-01',
+            account: { owner_id: 'someone-else' },
+            organization_users: [{ user_id: TEST_USER_ID }],
+          },
+        ],
+      }),
+    });
+    const nav = await desktopNav();
+    await user.click(within(nav).getByRole('button', { name: 'Organizations' }));
+    const menu = await screen.findByRole('menu');
+    await user.click(await within(menu).findByRole('menuitem', { name: 'Old (archived)' }));
+    expect(within(menu).queryByRole('menuitem', { name: /Theirs/ })).toBeNull();
+    const dialog = await screen.findByRole('dialog', { name: 'Restore Old?' });
+    expect(await within(dialog).findByText('4 links')).toBeVisible();
+    await user.click(within(dialog).getByRole('button', { name: 'Not now' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(backend.requestsTo('POST', '/rest/v1/rpc/archive_organization')).toHaveLength(0);
   });
 
   it('leaves Create Organization out when teams are not allowed', async () => {
@@ -340,9 +377,10 @@ describe('navigation bar: organizations for their people (issue 16)', () => {
     expect(within(nav).queryByRole('link', { name: 'Kiosk' })).toBeNull();
     await user.click(within(nav).getByRole('button', { name: 'Organizations' }));
     const menu = await screen.findByRole('menu');
+    // The organization's root, where the landing rule picks the page.
     expect(await within(menu).findByRole('menuitem', { name: 'Acme' })).toHaveAttribute(
       'href',
-      '/app/organizations/acme/dashboard',
+      '/app/organizations/acme',
     );
   });
 
