@@ -1,3 +1,3 @@
-import { verifyDomains } from "./handler.ts";
+import { verifyDomains } from './handler.ts';
 
 Deno.serve(verifyDomains);
