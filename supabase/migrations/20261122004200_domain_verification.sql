@@ -60,15 +60,16 @@ create index domains_verification_due_idx on public.domains (verification_next_c
 -- subdomains of ours.
 create function app.domain_needs_dns_verification(p_kind text, p_base_domain_id uuid)
 returns boolean
-language sql immutable
+language sql immutable security definer
 set search_path = ''
 as $$
   select p_kind in ('branded', 'organization') and p_base_domain_id is null
 $$;
 
 -- A new pending domain starts its window now, whatever the inserting caller sent.
+-- Security definer: it reads the settings, which the inserting user may not.
 create function app.start_domain_verification() returns trigger
-language plpgsql
+language plpgsql security definer
 set search_path = ''
 as $$
 declare
@@ -233,7 +234,8 @@ $$;
 comment on function public.restart_domain_verification(uuid) is
   'Puts a pending or failed domain of the caller''s back to pending with a fresh deadline.';
 
-revoke execute on function app.domain_needs_dns_verification(text, uuid),
+revoke execute on function app.start_domain_verification(),
+  app.domain_needs_dns_verification(text, uuid),
   app.claim_domain_checks(integer, uuid), app.record_domain_check(uuid, boolean, text),
   app.kick_domain_verification(), public.restart_domain_verification(uuid) from public;
 grant execute on function app.domain_needs_dns_verification(text, uuid) to authenticated,
