@@ -25,7 +25,7 @@ export type CheckOutcome =
       problem: VerificationProblem;
     };
 
-type Lookup = {
+export type Lookup = {
   (query: string, type: 'TXT', options?: Deno.ResolveDnsOptions): Promise<string[][]>;
   (
     query: string,
