@@ -74,6 +74,20 @@ describe('DNS sandbox', () => {
     expect(await bad.json()).toEqual({ message: 'An A record needs an IPv4 address.' });
   });
 
+  it('answers for an empty zone it holds (NXDOMAIN), refused again once the zone is deleted', async () => {
+    const zone = uniqueZone();
+    const created = await fetch(`${api}/zones/${zone}`, { method: 'PUT', headers });
+    expect(created.status).toBe(201);
+    expect((await fetch(`${api}/zones/${zone}`, { method: 'PUT', headers })).status).toBe(200);
+    await expect(resolver().resolveTxt(`www.${zone}`)).rejects.toMatchObject({
+      code: 'ENOTFOUND',
+    });
+    expect((await fetch(`${api}/zones/${zone}`, { method: 'DELETE', headers })).status).toBe(204);
+    await expect(resolver().resolveTxt(`www.${zone}`)).rejects.toMatchObject({
+      code: 'EREFUSED',
+    });
+  });
+
   it('changes nothing for a caller without the service-role key', async () => {
     const zone = uniqueZone();
     const response = await fetch(`${api}/zones/${zone}/records`, {

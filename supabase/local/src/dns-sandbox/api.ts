@@ -13,6 +13,7 @@ import { checkValue, DEFAULT_TTL, normalizeName, RECORD_TYPES, type RecordType }
  *   PUT    /zones/{zone}/records                {name, type, values | value, ttl?}: replaces
  *                                               that record set (name: "@", a label or a FQDN)
  *   DELETE /zones/{zone}/records?name=&type=    removes a name's records (type optional)
+ *   PUT    /zones/{zone}                        holds the zone (empty if new): 201, or 200
  *   DELETE /zones/{zone}                        removes the zone
  */
 
@@ -83,8 +84,12 @@ export function createDnsSandboxApi(store: ZoneStore, serviceRoleKey: string): W
     if (zone === null) return problem('The zone must be a host name.');
 
     if (parts.length === 2) {
+      if (request.method === 'PUT') {
+        const created = store.createZone(zone);
+        return json({ zone, records: store.records(zone) ?? [] }, created ? 201 : 200);
+      }
       if (request.method !== 'DELETE')
-        return json({ message: 'Method not allowed' }, 405, { allow: 'DELETE' });
+        return json({ message: 'Method not allowed' }, 405, { allow: 'PUT, DELETE' });
       return store.deleteZone(zone)
         ? new Response(null, { status: 204 })
         : json({ message: 'Zone not found' }, 404);

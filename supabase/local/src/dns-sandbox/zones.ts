@@ -110,6 +110,13 @@ export class ZoneStore {
     return kept.length !== records.length;
   }
 
+  /** Holds `zone` (empty if new): its names are then answered, NXDOMAIN where there is none. */
+  createZone(zone: string): boolean {
+    if (this.zones.has(zone)) return false;
+    this.zones.set(zone, []);
+    return true;
+  }
+
   deleteZone(zone: string): boolean {
     return this.zones.delete(zone);
   }
