@@ -2,6 +2,7 @@ import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verificationRecordName } from '../../../shared/src/domain-verification.ts';
+import { tokenFor } from '../../tests/kiosk/api.ts';
 import { createUser, type TestUser, uniqueSuffix } from '../../tests/support/factories.ts';
 
 /**
@@ -54,10 +55,12 @@ async function state(id: string) {
   const { rows } = await db.query<{
     verification_status: string;
     verification_problem: string | null;
+    verification_checked_at: Date | null;
     verified_at: Date | null;
     verification_deadline: Date | null;
   }>(
-    `select verification_status, verification_problem, verified_at, verification_deadline
+    `select verification_status, verification_problem, verification_checked_at, verified_at,
+       verification_deadline
      from public.domains where id = $1`,
     [id],
   );
@@ -199,6 +202,34 @@ describe('branded domain verification', () => {
 
   it('checks a domain now only for its managers and the service role', async () => {
     const domain = await addDomain();
+    // Out of the background verifier's way: only the calls below may check it.
+    await db.query(
+      `update public.domains set verification_next_check_at = now() + interval '1 hour'
+       where id = $1`,
+      [domain.id],
+    );
+    await setRecord(domain.domain, verificationRecordName(domain.domain), 'TXT', domain.token);
+    const asUser = async (userId: string) => ({
+      Authorization: `Bearer ${await tokenFor(userId)}`,
+      apikey: env.SUPABASE_ANON_KEY,
+      'content-type': 'application/json',
+    });
+    const stranger = await createUser(db);
+    try {
+      expect((await checkNow(domain.id, await asUser(stranger.id))).status).toBe(404);
+    } finally {
+      await db.query(`delete from auth.users where id = $1`, [stranger.id]);
+    }
+    expect((await state(domain.id))?.verification_checked_at).toBeNull();
+    // The owner of a personal workspace manages its domains.
+    const mine = await checkNow(domain.id, await asUser(owner.id));
+    expect(mine.status).toBe(200);
+    expect(await mine.json()).toMatchObject({
+      id: domain.id,
+      verification_status: 'pending',
+      verification_problem: 'host_not_pointing',
+    });
+
     const anonymous = await checkNow(domain.id, {
       Authorization: `Bearer ${env.SUPABASE_ANON_KEY}`,
       apikey: env.SUPABASE_ANON_KEY,
@@ -210,6 +241,5 @@ describe('branded domain verification', () => {
       headers: { Authorization: `Bearer ${env.SUPABASE_ANON_KEY}` },
     });
     expect(sweep.status).toBe(403);
-    expect((await state(domain.id))?.verification_problem).toBeNull();
   });
 });
