@@ -1120,6 +1120,10 @@ export type Database = {
           root_redirect_url: string | null;
           subscribed_only: boolean;
           updated_at: string;
+          verification_checked_at: string | null;
+          verification_deadline: string | null;
+          verification_next_check_at: string | null;
+          verification_problem: string | null;
           verification_status: string;
           verification_token: string;
           verified_at: string | null;
@@ -1143,6 +1147,10 @@ export type Database = {
           root_redirect_url?: string | null;
           subscribed_only?: boolean;
           updated_at?: string;
+          verification_checked_at?: string | null;
+          verification_deadline?: string | null;
+          verification_next_check_at?: string | null;
+          verification_problem?: string | null;
           verification_status?: string;
           verification_token?: string;
           verified_at?: string | null;
@@ -1166,6 +1174,10 @@ export type Database = {
           root_redirect_url?: string | null;
           subscribed_only?: boolean;
           updated_at?: string;
+          verification_checked_at?: string | null;
+          verification_deadline?: string | null;
+          verification_next_check_at?: string | null;
+          verification_problem?: string | null;
           verification_status?: string;
           verification_token?: string;
           verified_at?: string | null;
@@ -3567,6 +3579,42 @@ export type Database = {
         SetofOptions: {
           from: '*';
           to: 'webhook_deliveries';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      restart_domain_verification: {
+        Args: { p_domain_id: string };
+        Returns: {
+          account_id: string | null;
+          allow_for_guests: boolean;
+          base_domain_id: string | null;
+          created_at: string;
+          domain: string;
+          for_all_teams: boolean;
+          guest_can_use_custom_alias: boolean;
+          id: string;
+          is_blocked: boolean;
+          is_deleted: boolean;
+          is_disabled: boolean;
+          kind: string;
+          not_found_redirect_url: string | null;
+          redirect_status: number;
+          require_email_verification: boolean;
+          root_redirect_url: string | null;
+          subscribed_only: boolean;
+          updated_at: string;
+          verification_checked_at: string | null;
+          verification_deadline: string | null;
+          verification_next_check_at: string | null;
+          verification_problem: string | null;
+          verification_status: string;
+          verification_token: string;
+          verified_at: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'domains';
           isOneToOne: true;
           isSetofReturn: false;
         };

@@ -20,6 +20,13 @@ export const ERROR_CODES = {
   url_not_allowed: { status: 422, message: 'This URL is not allowed.', field: 'url' },
   url_banned: { status: 422, message: 'This domain is banned.', field: 'url' },
   domain_not_found: { status: 422, message: 'Domain not found.', field: 'domain' },
+  domain_banned: { status: 422, message: 'This domain is banned.', field: 'domain' },
+  domain_ours: {
+    status: 422,
+    message: 'This domain is one of ours and cannot be added.',
+    field: 'domain',
+  },
+  domain_taken: { status: 422, message: 'This domain has already been taken.', field: 'domain' },
   domain_guests_only_logged_in: {
     status: 422,
     message: MESSAGES.guestDomainLocked,

@@ -6,6 +6,7 @@
  *   CLOUDFLARE_API_TOKEN   an API token with Zone:Edit (cloudflare)
  *   CLOUDFLARE_ACCOUNT_ID  the account new zones are created in (cloudflare)
  *   CLOUDFLARE_API_URL     the API's base URL (default https://api.cloudflare.com/client/v4)
+ *   DNS_SANDBOX_API        the local stack's DNS sandbox (sandbox): zones are created there too
  */
 import { CloudflareDnsProvider } from './cloudflare.ts';
 import type { DnsProvider } from './provider.ts';
@@ -36,7 +37,11 @@ export function dnsProviderFromEnv(env: EnvReader = Deno.env): ProviderChoice {
   const read = (name: string) => env.get(name)?.trim() || undefined;
   const chosen =
     read('DNS_PROVIDER')?.toLowerCase() ?? (isLocal(read('SUPABASE_URL')) ? 'sandbox' : undefined);
-  if (chosen === 'sandbox') return { ok: true, provider: new SandboxDnsProvider() };
+  if (chosen === 'sandbox') {
+    const url = read('DNS_SANDBOX_API');
+    const key = read('SUPABASE_SERVICE_ROLE_KEY');
+    return { ok: true, provider: new SandboxDnsProvider(url && key ? { url, key } : undefined) };
+  }
   if (chosen !== 'cloudflare') {
     return {
       ok: false,

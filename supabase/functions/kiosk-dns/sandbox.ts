@@ -1,10 +1,12 @@
 /**
- * A local stand-in for the DNS provider: zones live only in public.dns_zones (which kiosk-dns
- * writes for every provider), get a sandbox id and name servers under .localhost, and become
- * active the first time they are looked up again (as if their name servers had been set).
+ * A local stand-in for the DNS provider: zones live in public.dns_zones (which kiosk-dns writes
+ * for every provider), get a sandbox id and name servers under .localhost, and become active the
+ * first time they are looked up again (as if their name servers had been set). On a local stack
+ * (DNS_SANDBOX_API set) the zone is also created in, and removed from, the stack's DNS sandbox,
+ * whose name server then answers for it as the provider's would.
  */
 import { sql } from '../_shared/sql.ts';
-import type { DnsProvider, DnsZone, ZoneStatus } from './provider.ts';
+import { type DnsProvider, DnsProviderError, type DnsZone, type ZoneStatus } from './provider.ts';
 
 export const SANDBOX_NAME_SERVERS = ['ada.ns.sandbox.localhost', 'bob.ns.sandbox.localhost'];
 
@@ -13,16 +15,40 @@ const randomHex = (bytes: number) =>
     b.toString(16).padStart(2, '0'),
   ).join('');
 
+/** Where the stack's DNS sandbox API is, and the key it takes. */
+export interface SandboxDnsApi {
+  url: string;
+  key: string;
+}
+
 export class SandboxDnsProvider implements DnsProvider {
   readonly name = 'sandbox';
 
-  createZone(name: string): Promise<DnsZone> {
-    return Promise.resolve({
+  constructor(private readonly api?: SandboxDnsApi) {}
+
+  private async send(method: 'PUT' | 'DELETE', zone: string): Promise<void> {
+    if (!this.api) return;
+    const response = await fetch(`${this.api.url}/zones/${encodeURIComponent(zone)}`, {
+      method,
+      headers: { apikey: this.api.key },
+    }).catch((error: unknown) => {
+      throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
+    });
+    await response.body?.cancel();
+    // A zone the sandbox no longer holds (a restarted stack) counts as removed.
+    if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
+      throw new DnsProviderError(`The DNS sandbox answered ${response.status}`, 502);
+    }
+  }
+
+  async createZone(name: string): Promise<DnsZone> {
+    await this.send('PUT', name);
+    return {
       id: `sandbox_${randomHex(16)}`,
       name,
       status: 'pending',
       nameServers: [...SANDBOX_NAME_SERVERS],
-    });
+    };
   }
 
   async getZone(id: string): Promise<DnsZone | null> {
@@ -39,7 +65,10 @@ export class SandboxDnsProvider implements DnsProvider {
     };
   }
 
-  deleteZone(): Promise<void> {
-    return Promise.resolve();
+  async deleteZone(id: string): Promise<void> {
+    if (!this.api) return;
+    const [row] = await sql()<{ name: string }[]>`
+      select name from public.dns_zones where zone_id = ${id}`;
+    if (row) await this.send('DELETE', row.name);
   }
 }

@@ -26,6 +26,11 @@ export interface StackConfig {
   /** Internal ports, bound to loopback only. */
   postgrestPort: number;
   functionsPort: number;
+  /**
+   * The DNS sandbox's name server, UDP and TCP on loopback (STACK_DNS_PORT, default
+   * gateway + 12): the functions resolve customer domains through it.
+   */
+  dnsPort: number;
   /** An external Postgres to use instead of the embedded one. */
   externalDatabaseUrl: string | undefined;
   jwtSecret: string;
@@ -106,6 +111,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
     mailPort: intFromEnv('STACK_MAIL_PORT', 54324),
     postgrestPort: intFromEnv('STACK_POSTGREST_PORT', gatewayPort + 10),
     functionsPort: intFromEnv('STACK_FUNCTIONS_PORT', gatewayPort + 11),
+    dnsPort: intFromEnv('STACK_DNS_PORT', gatewayPort + 12),
     externalDatabaseUrl: process.env.DATABASE_URL || undefined,
     jwtSecret: LOCAL_JWT_SECRET,
     anonKey: LOCAL_ANON_KEY,

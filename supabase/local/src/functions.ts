@@ -48,7 +48,7 @@ export async function startFunctions(
     deno,
     catalog,
     functionEnv: supabaseFunctionEnv(config),
-    localDefaults: localFunctionDefaults(gatewayUrl(config)),
+    localDefaults: localFunctionDefaults(gatewayUrl(config), config.dnsPort),
     log,
   });
   const route = createFunctionsRouter({ catalog, processes, jwtSecret: config.jwtSecret, log });

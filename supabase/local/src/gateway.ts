@@ -23,6 +23,8 @@ export interface GatewayServices {
   captcha?: WebHandler;
   /** The local Stripe stand-in, at /sandbox/stripe (its API checks its own secret key). */
   stripe?: WebHandler;
+  /** The DNS sandbox's API, at /sandbox/dns (it checks the service-role key itself). */
+  dns?: WebHandler;
 }
 
 // Auth endpoints a browser reaches by following an e-mail link carry no apikey (as in Kong).
@@ -192,6 +194,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       return void serveWeb(req, res, services.captcha, prefix).catch(failed);
     if (area === 'sandbox' && version === 'stripe' && services.stripe)
       return void serveWeb(req, res, services.stripe, prefix).catch(failed);
+    if (area === 'sandbox' && version === 'dns' && services.dns)
+      return void serveWeb(req, res, services.dns, prefix).catch(failed);
     if (area === 'functions' && version === 'v1') {
       if (!services.functions)
         return reply(res, 503, { message: 'Edge functions are not running' });

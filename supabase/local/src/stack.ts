@@ -4,6 +4,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { createAuthService } from './auth/index.ts';
 import { createCaptchaSandbox } from './captcha-sandbox.ts';
+import { createDnsSandboxApi } from './dns-sandbox/api.ts';
+import { dnsSandboxEnv } from './dns-sandbox/env.ts';
+import { startDnsServer } from './dns-sandbox/server.ts';
+import { ZoneStore } from './dns-sandbox/zones.ts';
 import { startCronRunner } from './cron/runner.ts';
 import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.ts';
 import { drainable } from './drain.ts';
@@ -41,6 +45,9 @@ export interface StackEnv {
   STRIPE_SECRET_KEY: string;
   STRIPE_WEBHOOK_SECRET: string;
   STRIPE_API_BASE: string;
+  /** The DNS sandbox's name server, host:port. */
+  DNS_NAME_SERVER: string;
+  DNS_SANDBOX_API: string;
 }
 
 export const stackEnvFile = (config: StackConfig) => path.join(config.stateDir, 'stack.env');
@@ -164,6 +171,11 @@ export async function startStack(
     });
     stops.push(() => stripe.stop());
 
+    const dnsEnv = dnsSandboxEnv(gatewayUrl(config), config.dnsPort);
+    const zones = new ZoneStore();
+    const dnsServer = await startDnsServer(zones, config.dnsPort, log);
+    stops.push(() => dnsServer.stop());
+
     const gateway = createGateway(config, {
       auth: createAuthService({ config, pool: authPool, mailer: mailbox }),
       storage: createStorageService({
@@ -175,6 +187,7 @@ export async function startStack(
       isShortDomain: (host) => shortDomains.has(host),
       captcha: createCaptchaSandbox(),
       stripe: stripe.handler,
+      dns: createDnsSandboxApi(zones, config.serviceRoleKey),
     });
     const drainGateway = drainable(gateway);
     await listen(gateway, config.gatewayPort);
@@ -188,6 +201,8 @@ export async function startStack(
       DB_URL: database.url,
       MAILBOX_URL: mailboxUrl(config),
       ...stripeEnv,
+      DNS_NAME_SERVER: dnsEnv.DNS_NAME_SERVER,
+      DNS_SANDBOX_API: dnsEnv.DNS_SANDBOX_API,
     };
     fs.writeFileSync(
       stackEnvFile(config),

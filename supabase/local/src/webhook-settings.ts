@@ -9,8 +9,9 @@ export interface LocalWebhookSettings {
 }
 
 /**
- * What production sets once by hand in app.webhook_settings (migration 20261122002400), for
- * this stack: where the cron job wakes the delivery worker, with which key, and the development
+ * What production sets once by hand in app.webhook_settings (migration 20261122002400) and
+ * app.domain_verification_settings (20261122004200), for this stack: where the cron jobs wake
+ * the webhook delivery worker and the domain verifier, with which key, and the development
  * exception that lets customers' endpoints be receivers on this machine. Written at every start,
  * since the gateway's port changes between stacks.
  */
@@ -29,6 +30,11 @@ export async function writeLocalWebhookSettings(
         settings.serviceRoleKey,
         settings.allowPrivateDestinations,
       ],
+    );
+    // The branded-domain verifier is woken the same way (migration 20261122004200).
+    await client.query(
+      `update app.domain_verification_settings set verify_url = $1, verify_key = $2`,
+      [`${settings.gatewayUrl}/functions/v1/domain-verify`, settings.serviceRoleKey],
     );
   } finally {
     await client.end();

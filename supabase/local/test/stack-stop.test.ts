@@ -13,8 +13,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
  * received must be a click row. Each request carries its own Referer host, so the check is per
  * request, not a count that extra rows could balance.
  *
- * Its ports are the suite's plus 50 (the suite's stack uses +0, +1, +3, +10, +11 and +110; this
- * one +50, +51, +53, +60, +61 and +160), so it never touches the stack other files share.
+ * Its ports are the suite's plus 50 (the suite's stack uses +0, +1, +3, +10, +11, +12 and +110;
+ * this one +50, +51, +53, +60, +61, +62 and +160), so it never touches the stack other files
+ * share.
  */
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -47,6 +48,7 @@ const cliEnv = {
   STACK_MAIL_PORT: String(ports.mail),
   STACK_POSTGREST_PORT: '',
   STACK_FUNCTIONS_PORT: '',
+  STACK_DNS_PORT: '',
   STACK_STATE_DIR: stateDir,
   STACK_WATCH_FUNCTIONS: 'false',
   STACK_SEED: 'false',

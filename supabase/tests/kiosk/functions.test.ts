@@ -287,6 +287,13 @@ describe('kiosk-impersonate', () => {
 });
 
 describe('kiosk-dns (sandbox provider)', () => {
+  const sandboxZones = async () => {
+    const response = await fetch(`${env.SUPABASE_URL}/sandbox/dns/zones`, {
+      headers: { apikey: env.SUPABASE_SERVICE_ROLE_KEY },
+    });
+    return ((await response.json()) as { zones: string[] }).zones;
+  };
+
   it('creates a zone, syncs it to active, refuses a duplicate, and deletes it, audited', async () => {
     const name = `zone-${randomUUID().slice(0, 8)}.example.org`;
     const created = await callFunction('kiosk-dns', { action: 'create', name }, staffToken);
@@ -298,6 +305,8 @@ describe('kiosk-dns (sandbox provider)', () => {
       zone_id: expect.stringMatching(/^sandbox_[0-9a-f]{32}$/),
       nameservers: ['ada.ns.sandbox.localhost', 'bob.ns.sandbox.localhost'],
     });
+    // The stack's DNS sandbox now holds the zone: its name server answers for it.
+    expect(await sandboxZones()).toContain(name);
     const listed = await rest(`dns_zones?select=name,status&id=eq.${zone.id}`, {
       token: staffToken,
     });
@@ -323,6 +332,7 @@ describe('kiosk-dns (sandbox provider)', () => {
       status: 200,
       body: { id: zone.id },
     });
+    expect(await sandboxZones()).not.toContain(name);
     expect(await callFunction('kiosk-dns', { action: 'delete', id: zone.id }, staffToken)).toEqual({
       status: 404,
       body: { code: 'zone_not_found', message: 'Zone not found' },

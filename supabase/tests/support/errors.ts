@@ -15,6 +15,13 @@ export const ERROR_CODES = {
   webhook_endpoint_disabled: { status: 409, detail: 'Enable the endpoint first.' },
   url_banned: { status: 422, detail: 'This domain is banned.', hint: 'url' },
   domain_not_found: { status: 422, detail: 'Domain not found.', hint: 'domain' },
+  domain_banned: { status: 422, detail: 'This domain is banned.', hint: 'domain' },
+  domain_ours: {
+    status: 422,
+    detail: 'This domain is one of ours and cannot be added.',
+    hint: 'domain',
+  },
+  domain_taken: { status: 422, detail: 'This domain has already been taken.', hint: 'domain' },
   domain_guests_only_logged_in: {
     status: 422,
     detail: 'This domain is not available to guest users.',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { formatShortUrlBase } from '../../../../shared/src/short-url.ts';
 import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
+import { dnsSandboxEnv } from '../dns-sandbox/env.ts';
 import { stripeSandboxEnv } from '../stripe-sandbox/env.ts';
 
 /**
@@ -40,12 +41,16 @@ export function localShortUrlBase(gatewayUrl: string): string {
 }
 
 /** LOCAL_FUNCTION_DEFAULTS plus what depends on where this stack's gateway listens. */
-export function localFunctionDefaults(gatewayUrl: string): Record<string, string> {
+export function localFunctionDefaults(
+  gatewayUrl: string,
+  dnsPort?: number,
+): Record<string, string> {
   return {
     ...LOCAL_FUNCTION_DEFAULTS,
     SHORT_URL_BASE: localShortUrlBase(gatewayUrl),
     // Billing type 1 against the stack's Stripe sandbox (/sandbox/stripe).
     ...stripeSandboxEnv(gatewayUrl),
+    ...(dnsPort === undefined ? {} : dnsSandboxEnv(gatewayUrl, dnsPort)),
   };
 }
 

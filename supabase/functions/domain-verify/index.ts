@@ -1,0 +1,3 @@
+import { verifyDomains } from './handler.ts';
+
+Deno.serve(verifyDomains);
