@@ -2,6 +2,7 @@ import SwaggerUI from 'swagger-ui-react';
 // Every rule of this sheet sits under `.swagger-ui` except `html.dark-mode`, a class the portal
 // never sets (Mantine marks its scheme with data-mantine-color-scheme): nothing leaks out.
 import 'swagger-ui-react/swagger-ui.css';
+import './apiViewer.css';
 
 /*
  * Swagger UI, chosen by weight among viewers with "try it" (gzip, production build, 2026-11):
@@ -11,13 +12,19 @@ import 'swagger-ui-react/swagger-ui.css';
  * is lazy), so none of it is in the entry chunk.
  */
 
-/** The page's own header says what the document's info block would: hide the viewer's copy. */
-const withoutInfo = () => ({ components: { InfoContainer: () => null } });
+/**
+ * The page's own header says what the document's info block and server picker would: the
+ * title, and where requests go (one server, so "try it" takes it without asking; the picker
+ * is also a select without an accessible name).
+ */
+const withoutInfoAndServers = () => ({
+  components: { InfoContainer: () => null, ServersContainer: () => null },
+});
 
 /**
  * The reference and its "try it", from an OpenAPI document. The bearer token starts empty and
  * lives in this page only (no persisted authorization): readers paste their own.
  */
 export function ApiViewer({ spec }: { spec: object }) {
-  return <SwaggerUI spec={spec} plugins={[withoutInfo]} persistAuthorization={false} />;
+  return <SwaggerUI spec={spec} plugins={[withoutInfoAndServers]} persistAuthorization={false} />;
 }

@@ -25,9 +25,9 @@ describe('the API reference page (/app/dev)', () => {
       // The viewer lists every operation of the document, by path, and offers Authorize with
       // no token in it.
       for (const path of Object.keys(apiDocument.paths)) {
-        expect(
-          (await screen.findAllByText(path.replace(/\{/g, '{'), {}, { timeout: 10_000 })).length,
-        ).toBeGreaterThan(0);
+        expect((await screen.findAllByText(path, {}, { timeout: 10_000 })).length).toBeGreaterThan(
+          0,
+        );
       }
       expect(screen.getByRole('button', { name: /Authorize/ })).toBeInTheDocument();
       expect(screen.queryByDisplayValue(/slt_/)).toBeNull();

@@ -19,14 +19,16 @@ export default function DevPage() {
       <Stack gap="xl">
         <Stack gap="xs">
           <Title order={1}>{apiDocument.info.title}</Title>
-          <Text c="dimmed" size="sm">
+          <Text size="sm">
             Version {apiDocument.info.version} · OpenAPI {apiDocument.openapi} ·{' '}
-            <Anchor href={`${serverUrl}/openapi.json`}>openapi.json</Anchor>
+            <Anchor href={`${serverUrl}/openapi.json`} underline="always">
+              openapi.json
+            </Anchor>
           </Text>
           <Text>{apiDocument.info.description}</Text>
           <Text size="sm">
             To try a call, create a token in{' '}
-            <Anchor component={Link} to={href('settings.api')}>
+            <Anchor component={Link} to={href('settings.api')} underline="always">
               Settings → API
             </Anchor>
             , paste it under Authorize, then use Try it out. Requests go to <Code>{serverUrl}</Code>{' '}
