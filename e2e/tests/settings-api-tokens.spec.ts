@@ -90,8 +90,13 @@ test('create, copy, use, see last used, try it on /app/dev, revoke', async ({
   await expect(domains).toBeVisible({ timeout: 60_000 });
   expect(await seriousAccessibilityViolations(page, 'API reference')).toEqual([]);
 
-  // Authorize starts empty: the reader pastes their own token.
-  await page.getByRole('button', { name: 'Authorize', exact: true }).click();
+  // Authorize starts empty: the reader pastes their own token. The viewer is reached with the
+  // keyboard, right after the link to create a token.
+  await page.getByRole('link', { name: 'Settings → API' }).focus();
+  await page.keyboard.press('Tab');
+  const authorize = page.getByRole('button', { name: 'Authorize', exact: true });
+  await expect(authorize).toBeFocused();
+  await page.keyboard.press('Enter');
   const authorization = page.locator('.dialog-ux');
   const tokenField = authorization.getByRole('textbox');
   await expect(tokenField).toHaveValue('');
@@ -99,9 +104,10 @@ test('create, copy, use, see last used, try it on /app/dev, revoke', async ({
   await authorization.getByRole('button', { name: 'Apply credentials' }).click();
   await authorization.getByRole('button', { name: 'Close', exact: true }).click();
 
-  await domains.getByRole('button', { name: /^GET \/v1\/domains / }).click();
-  await domains.getByRole('button', { name: 'Try it out' }).click();
-  await domains.getByRole('button', { name: 'Execute' }).click();
+  // One call entirely from the keyboard.
+  await domains.getByRole('button', { name: /^GET \/v1\/domains / }).press('Enter');
+  await domains.getByRole('button', { name: 'Try it out' }).press('Enter');
+  await domains.getByRole('button', { name: 'Execute' }).press('Enter');
   const domainsAnswer = domains.locator('.live-responses-table');
   await expect(domainsAnswer.locator('tr.response .response-col_status')).toHaveText('200');
   await expect(domainsAnswer).toContainText('x-ratelimit-remaining');
