@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
@@ -34,10 +35,26 @@ export default defineConfig({
           environment: 'jsdom',
           setupFiles: ['./portal/vitest.setup.ts'],
           css: false,
+          // Run through Vite, so that its `#swagger-ui` import takes the browser build on the
+          // portal's React, as the portal's bundle does (Node's would bring its own React 18).
+          server: { deps: { inline: ['swagger-ui-react'] } },
         },
         // Prefer packages' ES builds as Vite does in the browser: ra-supabase's CommonJS build
         // would load a second copy of react-admin's contexts (no QueryClient found, and so on).
-        resolve: { mainFields: ['module', 'main'] },
+        resolve: {
+          mainFields: ['module', 'main'],
+          alias: [
+            {
+              find: /^#swagger-ui$/,
+              replacement: fileURLToPath(
+                new URL(
+                  './node_modules/swagger-ui-react/swagger-ui-es-bundle-core.js',
+                  import.meta.url,
+                ),
+              ),
+            },
+          ],
+        },
       },
       {
         test: {

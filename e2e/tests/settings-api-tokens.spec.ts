@@ -79,27 +79,51 @@ test('create, copy, use, see last used, try it on /app/dev, revoke', async ({
   await expect(used.getByRole('cell', { name: 'Never', exact: true })).toHaveCount(1);
   await expect(used.locator('time')).toHaveCount(2);
 
-  // /app/dev: the reference renders and Try it calls the API with this token, from the browser.
+  // /app/dev: the reference renders through Swagger UI, and its own "Try it out" calls the API
+  // with this token, from the browser (the API answers CORS and exposes its rate-limit headers).
   await page.goto('/app/dev');
-  // The dev server builds the reference's chunk on first visit: slow on a busy machine.
+  // The dev server builds the viewer's chunk on first visit: slow on a busy machine.
   await expect(page.getByRole('heading', { level: 1, name: 'Shortlane API' })).toBeVisible({
     timeout: 60_000,
   });
-  await page.getByLabel('API token', { exact: true }).fill(token);
-  const domains = page.locator('#listDomains');
-  await domains.getByRole('button', { name: 'Try it' }).click();
-  await domains.getByRole('button', { name: 'Send request' }).click();
-  await expect(domains.getByText('Response: 200')).toBeVisible();
-  await expect(domains.getByRole('table', { name: 'Response headers' })).toContainText(
-    'x-ratelimit-remaining',
-  );
-  const create = page.locator('#createLink');
-  await create.getByRole('button', { name: 'Try it' }).click();
-  await create.getByRole('textbox', { name: 'Idempotency-Key' }).fill(`e2e-${user.id}`);
-  await create.getByRole('button', { name: 'Send request' }).click();
+  const domains = page.locator('#operations-default-listDomains');
+  await expect(domains).toBeVisible({ timeout: 60_000 });
+  expect(await seriousAccessibilityViolations(page, 'API reference')).toEqual([]);
+
+  // Authorize starts empty: the reader pastes their own token. The viewer is reached with the
+  // keyboard, right after the link to create a token.
+  await page.getByRole('link', { name: 'Settings → API' }).focus();
+  await page.keyboard.press('Tab');
+  const authorize = page.getByRole('button', { name: 'Authorize', exact: true });
+  await expect(authorize).toBeFocused();
+  await page.keyboard.press('Enter');
+  const authorization = page.locator('.dialog-ux');
+  const tokenField = authorization.getByRole('textbox');
+  await expect(tokenField).toHaveValue('');
+  await tokenField.fill(token);
+  await authorization.getByRole('button', { name: 'Apply credentials' }).click();
+  await authorization.getByRole('button', { name: 'Close', exact: true }).click();
+
+  // One call entirely from the keyboard.
+  await domains.getByRole('button', { name: /^GET \/v1\/domains / }).press('Enter');
+  await domains.getByRole('button', { name: 'Try it out' }).press('Enter');
+  await domains.getByRole('button', { name: 'Execute' }).press('Enter');
+  const domainsAnswer = domains.locator('.live-responses-table');
+  await expect(domainsAnswer.locator('tr.response .response-col_status')).toHaveText('200');
+  await expect(domainsAnswer).toContainText('x-ratelimit-remaining');
+
+  const create = page.locator('#operations-default-createLink');
+  await create.getByRole('button', { name: /^POST \/v1\/links / }).click();
+  await create.getByRole('button', { name: 'Try it out' }).click();
+  await create
+    .locator('tr[data-param-name="Idempotency-Key"]')
+    .getByRole('textbox')
+    .fill(`e2e-${user.id}`);
+  await create.getByRole('button', { name: 'Execute' }).click();
   // The token lacks links:write: the API's own refusal comes back, readable by the page.
-  await expect(create.getByText('Response: 403')).toBeVisible();
-  await expect(create.getByLabel('Response body')).toContainText('ability_missing');
+  const createAnswer = create.locator('.live-responses-table');
+  await expect(createAnswer.locator('tr.response .response-col_status')).toHaveText('403');
+  await expect(createAnswer).toContainText('ability_missing');
 
   // Revoke, with a confirmation; the next call is refused.
   await page.goto('/app/settings/api');
