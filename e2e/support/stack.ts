@@ -74,6 +74,8 @@ const STACK_ENV_KEYS = [
   'STRIPE_SECRET_KEY',
   'STRIPE_WEBHOOK_SECRET',
   'STRIPE_API_BASE',
+  'DNS_NAME_SERVER',
+  'DNS_SANDBOX_API',
 ] as const satisfies readonly (keyof StackEnv)[];
 
 /** Hands the running stack's env to the test workers (they inherit the runner's environment). */
