@@ -46,6 +46,7 @@ describe('the stand-ins as plain SQL', () => {
       expect(jobs.rows).toEqual([
         { jobname: 'audit-retention', schedule: '17 3 * * *' },
         { jobname: 'bulk-fail-stalled-jobs', schedule: '* * * * *' },
+        { jobname: 'domain-verify', schedule: '5 seconds' },
         { jobname: 'webhook-deliver', schedule: '1 seconds' },
         { jobname: 'webhook-flush-clicks', schedule: '10 seconds' },
       ]);
