@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OrgPermission } from '@shortlane/shared/permissions.ts';
 import { useSupabase } from '../lib/servicesContext.ts';
 import { organizationKeys } from './keys.ts';
+import { saveOwnedRow } from './save-owned-row.ts';
 import { unwrap } from './unwrap.ts';
 import { useUserId } from './use-user-id.ts';
 
@@ -57,27 +58,13 @@ export function useOrganizationRoleMutations(organizationId: string) {
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: rolesKey(userId ?? '', organizationId) });
   const save = useMutation({
-    mutationFn: async ({ id, draft }: { id: string | null; draft: RoleDraft }) => {
-      const values = { name: draft.name.trim(), permissions: draft.permissions };
-      if (id === null) {
-        unwrap(
-          await supabase
-            .from('organization_roles')
-            .insert({ organization_id: organizationId, ...values })
-            .select('id')
-            .single(),
-        );
-      } else {
-        unwrap(
-          await supabase
-            .from('organization_roles')
-            .update(values)
-            .eq('id', id)
-            .select('id')
-            .single(),
-        );
-      }
-    },
+    mutationFn: ({ id, draft }: { id: string | null; draft: RoleDraft }) =>
+      saveOwnedRow(supabase, {
+        table: 'organization_roles',
+        id,
+        values: { name: draft.name.trim(), permissions: draft.permissions },
+        owner: { organization_id: organizationId },
+      }),
     onSuccess: refresh,
   });
   const remove = useMutation({

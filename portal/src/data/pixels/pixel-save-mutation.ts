@@ -1,8 +1,7 @@
 import type { PixelProvider } from '@shortlane/shared/pixels.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SKIP_GLOBAL_ERRORS_HEADER } from '../../api/globalResponses.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
-import { unwrap } from '../unwrap.ts';
+import { saveOwnedRow } from '../save-owned-row.ts';
 import { useUserId } from '../use-user-id.ts';
 import { pixelKeys } from './keys.ts';
 
@@ -21,13 +20,14 @@ export function useSavePixelMutation(accountId: string) {
   const queryClient = useQueryClient();
   const userId = useUserId();
   return useMutation({
-    mutationFn: async ({ id, ...input }: PixelInput & { id?: string }) => {
-      const table = supabase.from('pixels');
-      const query = id
-        ? table.update(input).eq('id', id)
-        : table.insert({ ...input, account_id: accountId });
-      return unwrap(await query.select('id').single().setHeader(SKIP_GLOBAL_ERRORS_HEADER, '1'));
-    },
+    mutationFn: ({ id, ...values }: PixelInput & { id?: string }) =>
+      saveOwnedRow(supabase, {
+        table: 'pixels',
+        id,
+        values,
+        owner: { account_id: accountId },
+        quiet: true,
+      }),
     // A changed id changes what the links carrying it fire: their lists too.
     onSuccess: () =>
       userId == null

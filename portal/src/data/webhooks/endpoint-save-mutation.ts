@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { SKIP_GLOBAL_ERRORS_HEADER } from '../../api/globalResponses.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
-import { unwrap } from '../unwrap.ts';
+import { saveOwnedRow } from '../save-owned-row.ts';
 import { useUserId } from '../use-user-id.ts';
 import { webhookKeys, type WebhookEvent } from './keys.ts';
 
@@ -21,13 +20,14 @@ export function useSaveWebhookEndpointMutation(accountId: string) {
   const queryClient = useQueryClient();
   const userId = useUserId();
   return useMutation({
-    mutationFn: async ({ id, ...input }: WebhookEndpointInput & { id?: string }) => {
-      const table = supabase.from('webhook_endpoints');
-      const query = id
-        ? table.update(input).eq('id', id)
-        : table.insert({ ...input, account_id: accountId });
-      return unwrap(await query.select('id').single().setHeader(SKIP_GLOBAL_ERRORS_HEADER, '1'));
-    },
+    mutationFn: ({ id, ...values }: WebhookEndpointInput & { id?: string }) =>
+      saveOwnedRow(supabase, {
+        table: 'webhook_endpoints',
+        id,
+        values,
+        owner: { account_id: accountId },
+        quiet: true,
+      }),
     onSuccess: () =>
       userId == null
         ? undefined
