@@ -31,6 +31,11 @@ export interface StackConfig {
    * gateway + 12): the functions resolve customer domains through it.
    */
   dnsPort: number;
+  /**
+   * PostgREST's admin server (readiness), STACK_POSTGREST_ADMIN_PORT, default gateway + 13: every
+   * internal port sits within gateway + 10…19, so stacks whose gateways are 20 apart never meet.
+   */
+  postgrestAdminPort: number;
   /** An external Postgres to use instead of the embedded one. */
   externalDatabaseUrl: string | undefined;
   jwtSecret: string;
@@ -112,6 +117,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
     postgrestPort: intFromEnv('STACK_POSTGREST_PORT', gatewayPort + 10),
     functionsPort: intFromEnv('STACK_FUNCTIONS_PORT', gatewayPort + 11),
     dnsPort: intFromEnv('STACK_DNS_PORT', gatewayPort + 12),
+    postgrestAdminPort: intFromEnv('STACK_POSTGREST_ADMIN_PORT', gatewayPort + 13),
     externalDatabaseUrl: process.env.DATABASE_URL || undefined,
     jwtSecret: LOCAL_JWT_SECRET,
     anonKey: LOCAL_ANON_KEY,

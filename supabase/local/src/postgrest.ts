@@ -36,7 +36,7 @@ export async function startPostgrest(
   config: StackConfig,
   log: (line: string) => void,
 ): Promise<ManagedProcess> {
-  const adminPort = config.postgrestPort + 100;
+  const adminPort = config.postgrestAdminPort;
   await assertPortFree(config.postgrestPort, 'PostgREST');
   await assertPortFree(adminPort, 'PostgREST admin');
   const managed = spawnManaged(
