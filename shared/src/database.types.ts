@@ -2014,6 +2014,51 @@ export type Database = {
           },
         ];
       };
+      quote_requests: {
+        Row: {
+          company: string | null;
+          created_at: string;
+          email: string;
+          id: string;
+          links_per_month: number;
+          message: string | null;
+          name: string;
+          staff_note: string | null;
+          state: string;
+          team_size: number;
+          updated_at: string;
+          user_id: string | null;
+        };
+        Insert: {
+          company?: string | null;
+          created_at?: string;
+          email: string;
+          id?: string;
+          links_per_month: number;
+          message?: string | null;
+          name: string;
+          staff_note?: string | null;
+          state?: string;
+          team_size: number;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Update: {
+          company?: string | null;
+          created_at?: string;
+          email?: string;
+          id?: string;
+          links_per_month?: number;
+          message?: string | null;
+          name?: string;
+          staff_note?: string | null;
+          state?: string;
+          team_size?: number;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Relationships: [];
+      };
       reserved_aliases: {
         Row: {
           alias: string;
@@ -3583,6 +3628,17 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      request_quote: {
+        Args: {
+          p_company: string;
+          p_email: string;
+          p_links_per_month: number;
+          p_message: string;
+          p_name: string;
+          p_team_size: number;
+        };
+        Returns: string;
+      };
       restart_domain_verification: {
         Args: { p_domain_id: string };
         Returns: {
@@ -3672,6 +3728,8 @@ export type Database = {
         };
       };
       set_link_pixels: { Args: { p_alias_id: string; p_pixel_ids: string[] }; Returns: string[] };
+      set_mailings_by_link: { Args: { p_receive: boolean; p_token: string }; Returns: Json };
+      set_my_mailings: { Args: { p_receive: boolean }; Returns: boolean };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
