@@ -135,6 +135,16 @@ export const ERROR_CODES = {
     message: "An impersonation session cannot change the account's sign-in protection.",
     field: 'form',
   },
+  // The mailing opt-out and quote requests (20261122005100_mailings_and_quotes.sql): the
+  // sentence in details, the field in hint.
+  unsubscribe_link_invalid: { status: 404, message: null, field: 'token' },
+  receive_required: { status: 422, message: null, field: 'receive' },
+  name_invalid: { status: 422, message: null, field: 'name' },
+  email_invalid: { status: 422, message: null, field: 'email' },
+  company_invalid: { status: 422, message: null, field: 'company' },
+  links_per_month_invalid: { status: 422, message: null, field: 'links_per_month' },
+  team_size_invalid: { status: 422, message: null, field: 'team_size' },
+  message_invalid: { status: 422, message: null, field: 'message' },
   /** A UTM preset refused (create_utm_preset): the sentence in details, the field in hint. */
   utm_preset_invalid: { status: 422, message: null, field: 'form' },
 } as const satisfies Record<string, ErrorCodeEntry>;

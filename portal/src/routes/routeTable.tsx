@@ -121,7 +121,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'unsubscribe',
     guards: PUBLIC,
-    screen: soon('Unsubscribe', 'Stop product e-mails to your address with one click.'),
+    screen: page(() => import('../features/mailings/UnsubscribePage.tsx')),
   },
   {
     name: 'my-urls',
