@@ -166,7 +166,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'pricing.quote',
     guards: PUBLIC,
-    screen: soon('Request a quote', 'Tell us your volume and team size for an Enterprise offer.'),
+    screen: page(() => import('../features/quotes/QuoteRequestPage.tsx')),
   },
   { name: 'bf2023', guards: PUBLIC, screen: SalePage },
   { name: 'cm2023', guards: PUBLIC, screen: SalePage },

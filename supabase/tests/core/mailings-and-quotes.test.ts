@@ -1,3 +1,4 @@
+import { QUOTE_MESSAGES } from '@shortlane/shared/schemas/quote.ts';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
@@ -211,7 +212,10 @@ describe('quote requests', () => {
       const user = await createUser(db);
       for (const [fields, code] of cases) {
         const error = await expectError(ask(db, user.id, fields), 'PT422', code);
-        expect(error.detail).toBeTruthy();
+        // The form says the same before sending (shared/src/schemas/quote.ts).
+        const field = error.hint as keyof typeof QUOTE_MESSAGES;
+        expect(`${field}_invalid`).toBe(code);
+        expect(error.detail).toBe(QUOTE_MESSAGES[field]);
       }
       const count = await one<{ n: number }>(
         db,

@@ -26,53 +26,64 @@ function linkBackend(answer: (receive: boolean) => Response) {
   return backend;
 }
 
+// Rendering loads the page's modules first: slow on a busy machine.
+const ROOMY = { timeout: 30_000 };
+
 describe('UnsubscribePage', () => {
-  it('changes nothing on opening the link; one click unsubscribes, another resubscribes', async () => {
-    bodies.length = 0;
-    const backend = linkBackend((receive) =>
-      json({ email: 'ad***@example.com', receives_mailings: receive }),
-    );
-    const { user } = open(`/app/unsubscribe?token=${TOKEN}`, backend);
-    const unsubscribe = await screen.findByRole('button', { name: 'Unsubscribe' });
-    expect(bodies).toEqual([]);
+  it(
+    'changes nothing on opening the link; one click unsubscribes, another resubscribes',
+    ROOMY,
+    async () => {
+      bodies.length = 0;
+      const backend = linkBackend((receive) =>
+        json({ email: 'ad***@example.com', receives_mailings: receive }),
+      );
+      const { user } = open(`/app/unsubscribe?token=${TOKEN}`, backend);
+      const unsubscribe = await screen.findByRole('button', { name: 'Unsubscribe' });
+      expect(bodies).toEqual([]);
 
-    await user.click(unsubscribe);
-    expect(await screen.findByRole('status')).toHaveTextContent(
-      'ad***@example.com will no longer receive product e-mails.',
-    );
-    expect(bodies).toEqual([{ p_token: TOKEN, p_receive: false }]);
+      await user.click(unsubscribe);
+      expect(await screen.findByRole('status')).toHaveTextContent(
+        'ad***@example.com will no longer receive product e-mails.',
+      );
+      expect(bodies).toEqual([{ p_token: TOKEN, p_receive: false }]);
 
-    await user.click(screen.getByRole('button', { name: 'Resubscribe' }));
-    await waitFor(() =>
-      expect(screen.getByRole('status')).toHaveTextContent(
-        'ad***@example.com receives product e-mails again.',
-      ),
-    );
-    expect(bodies.at(-1)).toEqual({ p_token: TOKEN, p_receive: true });
-  });
+      await user.click(screen.getByRole('button', { name: 'Resubscribe' }));
+      await waitFor(() =>
+        expect(screen.getByRole('status')).toHaveTextContent(
+          'ad***@example.com receives product e-mails again.',
+        ),
+      );
+      expect(bodies.at(-1)).toEqual({ p_token: TOKEN, p_receive: true });
+    },
+  );
 
-  it('says what to do with a link that is not valid, and when the server fails', async () => {
-    let status = 404;
-    const backend = linkBackend(() =>
-      status === 404
-        ? postgrestError(404, { message: 'unsubscribe_link_invalid', hint: 'token' })
-        : postgrestError(500, { code: 'XX000', message: 'boom' }),
-    );
-    const { user } = open(`/app/unsubscribe?token=${TOKEN}`, backend);
-    await user.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(LINK_INVALID);
-    status = 500;
-    await user.click(screen.getByRole('button', { name: 'Unsubscribe' }));
-    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(LINK_FAILED));
-  });
+  it(
+    'says what to do with a link that is not valid, and when the server fails',
+    ROOMY,
+    async () => {
+      let status = 404;
+      const backend = linkBackend(() =>
+        status === 404
+          ? postgrestError(404, { message: 'unsubscribe_link_invalid', hint: 'token' })
+          : postgrestError(500, { code: 'XX000', message: 'boom' }),
+      );
+      const { user } = open(`/app/unsubscribe?token=${TOKEN}`, backend);
+      await user.click(await screen.findByRole('button', { name: 'Unsubscribe' }));
+      expect(await screen.findByRole('alert')).toHaveTextContent(LINK_INVALID);
+      status = 500;
+      await user.click(screen.getByRole('button', { name: 'Unsubscribe' }));
+      await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(LINK_FAILED));
+    },
+  );
 
-  it('a guest without a link is sent to log in, and comes back here', async () => {
+  it('a guest without a link is sent to log in, and comes back here', ROOMY, async () => {
     open('/app/unsubscribe');
     const login = await screen.findByRole('link', { name: 'Log in' });
     expect(login).toHaveAttribute('href', '/app/login?to=%2Fapp%2Funsubscribe');
   });
 
-  it('a signed-in person switches their own e-mails off', async () => {
+  it('a signed-in person switches their own e-mails off', ROOMY, async () => {
     const backend = new TestBackend();
     backend.on('GET', '/rest/v1/profiles', (request) =>
       new URL(request.url).searchParams.get('select') === 'status'
