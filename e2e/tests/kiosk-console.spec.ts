@@ -25,6 +25,7 @@ const MENU = [
   'Announcements',
   'Surveys',
   'Access invitations',
+  'Quote requests',
   'API tokens',
 ];
 

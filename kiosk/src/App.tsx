@@ -18,6 +18,7 @@ import ips from './resources/ips/index.tsx';
 import longUrls from './resources/long-urls/index.ts';
 import { organizations, teams } from './resources/organizations/index.tsx';
 import passwordDictionary from './resources/password_dictionary/index.tsx';
+import quoteRequests from './resources/quote-requests/index.tsx';
 import { LinkStatsPage } from './resources/stats/LinkStatsPage.tsx';
 import { SystemStatsPage } from './resources/stats/SystemStatsPage.tsx';
 import surveys from './resources/surveys/index.tsx';
@@ -132,6 +133,12 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
             recordRepresentation="url"
           />
           <Resource name="webhook_attempts" />
+          <Resource
+            name="quote-requests"
+            {...quoteRequests}
+            options={{ label: 'Quote requests' }}
+            recordRepresentation="email"
+          />
           <Resource
             name="api-tokens"
             {...apiTokens}

@@ -20,6 +20,7 @@ export function KioskMenu() {
       <Menu.ResourceItem name="announcements" />
       <Menu.ResourceItem name="surveys" />
       <Menu.ResourceItem name="access-invitations" />
+      <Menu.ResourceItem name="quote-requests" />
       <Menu.ResourceItem name="webhooks" />
       <Menu.ResourceItem name="api-tokens" />
     </Menu>

@@ -41,6 +41,7 @@ export const RESOURCES = {
     search: ['name', 'token_prefix', 'account_name', 'created_by_email'],
   },
   webhook_attempts: { read: 'webhook_attempts' },
+  'quote-requests': { read: 'quote_requests', search: ['name', 'email', 'company'] },
   organizations: { read: 'kiosk_organizations', search: ['name', 'slug', 'owner_email'] },
   teams: { read: 'kiosk_teams', search: ['name', 'organization_name', 'owner_email'] },
   organization_users: { read: 'kiosk_organization_users' },
