@@ -560,10 +560,12 @@ function organizationRoutes(): PageRoute[] {
 }
 
 function kioskRoutes(): PageRoute[] {
-  const kiosk = (name: RouteName, title: string, summary: string): PageRoute => ({
+  // Staff work in the kiosk app: each of these leads to the same screen there.
+  const KioskHandOffPage = page(() => import('../features/kiosk/KioskHandOffPage.tsx'));
+  const kiosk = (name: RouteName, _title: string, _summary: string): PageRoute => ({
     name,
     guards: DEVELOPER,
-    screen: soon(title, `${summary} Staff work in the kiosk app; this page will lead there.`),
+    screen: KioskHandOffPage,
   });
   return [
     kiosk('kiosk.accessInvitations', 'Access invitations', 'Invitations to join the product.'),
