@@ -1,13 +1,11 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
-  addOrganizationUser,
+  addOrgUserWith,
   all,
   confirmed,
   createCast,
   createInvitation,
-  createOrganizationRole,
-  createUser,
   expectCoded,
   expectProtectedColumn,
   expectRefused,
@@ -16,7 +14,6 @@ import {
   useDatabase,
   withRollback,
   type Actor,
-  type TestUser,
 } from '../support/index.ts';
 
 /**
@@ -30,25 +27,11 @@ const pool = useDatabase();
 /** The cast plus organization users whose roles hold `teams`, `members` or `audit` alone. */
 async function scene(db: pg.ClientBase) {
   const cast = await createCast(db);
-  const add = async (permission: string): Promise<TestUser> => {
-    const user = await createUser(db, { name: `Org ${permission}` });
-    const role = await createOrganizationRole(db, {
-      organizationId: cast.organization.id,
-      permissions: [permission],
-      name: `Only ${permission}`,
-    });
-    await addOrganizationUser(db, {
-      organizationId: cast.organization.id,
-      userId: user.id,
-      roleId: role.id,
-    });
-    return user;
-  };
   return {
     ...cast,
-    orgTeams: await add('teams'),
-    orgMembers: await add('members'),
-    orgAuditor: await add('audit'),
+    orgTeams: await addOrgUserWith(db, cast, 'teams'),
+    orgMembers: await addOrgUserWith(db, cast, 'members'),
+    orgAuditor: await addOrgUserWith(db, cast, 'audit'),
   };
 }
 type Scene = Awaited<ReturnType<typeof scene>>;

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, NativeSelect, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Table, Text, VisuallyHidden } from '@mantine/core';
 import { mapApiError } from '@shortlane/shared/errors.ts';
 import { TEAM_ROLES } from '@shortlane/shared/constants.ts';
 import {
@@ -119,5 +119,52 @@ export function MemberRow({
         )}
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** A team's members, one MemberRow each; the team's owner and the viewer stay read-only. */
+export function TeamMembersTable({
+  team,
+  members,
+  manage,
+  me,
+  label,
+  onError,
+}: {
+  team: Pick<TeamDetail, 'id' | 'name' | 'ownerId'>;
+  members: readonly TeamMember[];
+  manage: boolean;
+  me: string | null;
+  /** The table's accessible name. */
+  label: string;
+  onError: (message: string | null) => void;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={480}>
+      <Table verticalSpacing="sm" aria-label={label}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Member</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => (
+            <MemberRow
+              key={member.userId}
+              team={team}
+              member={member}
+              manage={manage}
+              isOwner={member.userId === team.ownerId}
+              isMe={member.userId === me}
+              onError={onError}
+            />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
   );
 }

@@ -1,14 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { teamInvitationSchema } from '@shortlane/shared/schemas/team.ts';
 import { useState } from 'react';
@@ -32,7 +22,7 @@ import { useDialogs } from '../../lib/servicesContext.ts';
 import { paths } from '../../routes/paths.ts';
 import { useViewer } from '../../state/appState.ts';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
-import { failureMessage, MemberRow, ROLE_LABELS, ROLE_OPTIONS } from './TeamMemberRow.tsx';
+import { failureMessage, ROLE_LABELS, ROLE_OPTIONS, TeamMembersTable } from './TeamMemberRow.tsx';
 import { TeamSettingsFrame } from './TeamSettingsFrame.tsx';
 
 function InviteForm({ team }: { team: TeamDetail }) {
@@ -185,32 +175,14 @@ function Membership({ team }: { team: TeamDetail }) {
                 withCloseButton
               />
             )}
-            <Table.ScrollContainer minWidth={480}>
-              <Table verticalSpacing="sm" aria-label="Team members">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Member</Table.Th>
-                    <Table.Th>Role</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {members.data.map((member) => (
-                    <MemberRow
-                      key={member.userId}
-                      team={team}
-                      member={member}
-                      manage={manage}
-                      isOwner={member.userId === team.ownerId}
-                      isMe={member.userId === me}
-                      onError={setError}
-                    />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <TeamMembersTable
+              team={team}
+              members={members.data}
+              manage={manage}
+              me={me}
+              label="Team members"
+              onError={setError}
+            />
           </Stack>
         )}
       </SettingsSection>

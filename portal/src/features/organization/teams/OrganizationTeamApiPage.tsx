@@ -1,8 +1,7 @@
-import { Alert, Loader, NativeSelect, Stack, Text } from '@mantine/core';
+import { NativeSelect, Stack, Text } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
-import { useOrganizationTeamsQuery } from '../../../data/teams/organization-teams-query.ts';
 import ApiTokensPage from '../../api-tokens/ApiTokensPage.tsx';
-import { failureMessage } from '../../teams/TeamMemberRow.tsx';
+import { ActiveTeams } from './ActiveTeams.tsx';
 import {
   OrganizationTeamsFrame,
   type TeamSettingsOrganization,
@@ -13,41 +12,36 @@ import {
  * (features/api-tokens reads the same query parameter), whose new and edit pages are the team's.
  */
 function TeamTokens({ organization }: { organization: TeamSettingsOrganization }) {
-  const teams = useOrganizationTeamsQuery(organization.id);
   const [search, setSearch] = useSearchParams();
   const chosen = search.get('team') ?? '';
-  if (teams.isPending) return <Loader size="sm" aria-label="Loading the teams" />;
-  if (teams.isError) {
-    return (
-      <Alert color="red" title="The teams could not be loaded" role="alert">
-        {failureMessage(teams.error)}
-      </Alert>
-    );
-  }
-  const active = teams.data.filter((team) => !team.archived);
-  if (active.length === 0) return <Text c="gray.7">The organization has no active team.</Text>;
-  const known = active.some((team) => team.slug === chosen);
   return (
-    <Stack gap="lg">
-      <NativeSelect
-        label="Team"
-        maw={360}
-        value={known ? chosen : ''}
-        onChange={(event) => {
-          const team = event.currentTarget.value;
-          setSearch(team ? { team } : {}, { replace: true });
-        }}
-        data={[
-          { value: '', label: 'Choose a team…' },
-          ...active.map((team) => ({ value: team.slug, label: team.name })),
-        ]}
-      />
-      {known ? (
-        <ApiTokensPage />
-      ) : (
-        <Text c="gray.7">Choose a team to see and manage its API tokens.</Text>
-      )}
-    </Stack>
+    <ActiveTeams organizationId={organization.id}>
+      {(teams) => {
+        const known = teams.some((team) => team.slug === chosen);
+        return (
+          <Stack gap="lg">
+            <NativeSelect
+              label="Team"
+              maw={360}
+              value={known ? chosen : ''}
+              onChange={(event) => {
+                const team = event.currentTarget.value;
+                setSearch(team ? { team } : {}, { replace: true });
+              }}
+              data={[
+                { value: '', label: 'Choose a team…' },
+                ...teams.map((team) => ({ value: team.slug, label: team.name })),
+              ]}
+            />
+            {known ? (
+              <ApiTokensPage />
+            ) : (
+              <Text c="gray.7">Choose a team to see and manage its API tokens.</Text>
+            )}
+          </Stack>
+        );
+      }}
+    </ActiveTeams>
   );
 }
 

@@ -1,19 +1,8 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Loader,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Group, Loader, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { SettingsSection } from '../../../components/SettingsSection.tsx';
 import {
   useOrganizationPeopleQuery,
-  useOrganizationTeamsQuery,
   type OrganizationPerson,
   type OrganizationTeam,
 } from '../../../data/teams/organization-teams-query.ts';
@@ -27,10 +16,11 @@ import { useViewer } from '../../../state/appState.ts';
 import { useSuccessNotice } from '../../settings/useSuccessNotice.ts';
 import {
   failureMessage,
-  MemberRow,
   ROLE_LABELS,
   ROLE_OPTIONS,
+  TeamMembersTable,
 } from '../../teams/TeamMemberRow.tsx';
+import { ActiveTeams } from './ActiveTeams.tsx';
 import {
   OrganizationTeamsFrame,
   type TeamSettingsOrganization,
@@ -147,32 +137,14 @@ function TeamMembers({
         ) : members.data.length === 0 ? (
           <Text c="gray.7">Nobody is on this team yet.</Text>
         ) : (
-          <Table.ScrollContainer minWidth={480}>
-            <Table verticalSpacing="sm" aria-label={`Members of ${team.name}`}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Member</Table.Th>
-                  <Table.Th>Role</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {members.data.map((member) => (
-                  <MemberRow
-                    key={member.userId}
-                    team={team}
-                    member={member}
-                    manage={manage}
-                    isOwner={member.userId === team.ownerId}
-                    isMe={member.userId === viewer?.id}
-                    onError={setError}
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <TeamMembersTable
+            team={team}
+            members={members.data}
+            manage={manage}
+            me={viewer?.id ?? null}
+            label={`Members of ${team.name}`}
+            onError={setError}
+          />
         )}
         {manage && members.isSuccess && (
           <AddMember
@@ -187,19 +159,8 @@ function TeamMembers({
 }
 
 function Members({ organization }: { organization: TeamSettingsOrganization }) {
-  const teams = useOrganizationTeamsQuery(organization.id);
   const manage = canManageTeamMembers(organization.permissions);
   const people = useOrganizationPeopleQuery(manage ? organization.id : null);
-  if (teams.isPending) return <Loader size="sm" aria-label="Loading the teams" />;
-  if (teams.isError) {
-    return (
-      <Alert color="red" title="The teams could not be loaded" role="alert">
-        {failureMessage(teams.error)}
-      </Alert>
-    );
-  }
-  const active = teams.data.filter((team) => !team.archived);
-  if (active.length === 0) return <Text c="gray.7">The organization has no active team.</Text>;
   return (
     <>
       {!manage && (
@@ -207,9 +168,13 @@ function Members({ organization }: { organization: TeamSettingsOrganization }) {
           Only the owner and holders of the Members or Teams permission change team members.
         </Text>
       )}
-      {active.map((team) => (
-        <TeamMembers key={team.id} team={team} people={people.data ?? []} manage={manage} />
-      ))}
+      <ActiveTeams organizationId={organization.id}>
+        {(teams) =>
+          teams.map((team) => (
+            <TeamMembers key={team.id} team={team} people={people.data ?? []} manage={manage} />
+          ))
+        }
+      </ActiveTeams>
     </>
   );
 }
