@@ -3396,6 +3396,22 @@ export type Database = {
       account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
       account_features: { Args: { p_account_id: string }; Returns: string[] };
       account_limits: { Args: { p_account_id: string }; Returns: Json };
+      add_team_member: {
+        Args: { p_role: string; p_team_id: string; p_user_id: string };
+        Returns: {
+          created_at: string;
+          role: string;
+          team_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'team_members';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       api_credits: { Args: { p_account_id: string }; Returns: Json };
       archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
       archive_organization: {
@@ -3413,6 +3429,26 @@ export type Database = {
         SetofOptions: {
           from: '*';
           to: 'organizations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      archive_team: {
+        Args: { p_archive: boolean; p_team_id: string };
+        Returns: {
+          account_id: string;
+          archived_at: string | null;
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string | null;
+          photo_url: string | null;
+          slug: string;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'teams';
           isOneToOne: true;
           isSetofReturn: false;
         };
@@ -3567,6 +3603,21 @@ export type Database = {
         }[];
       };
       organization_restore_summary: { Args: { p_organization_id: string }; Returns: Json };
+      organization_teams: {
+        Args: { p_organization_id: string };
+        Returns: {
+          account_id: string;
+          archived_at: string;
+          created_at: string;
+          id: string;
+          links: number;
+          members: number;
+          name: string;
+          owner_id: string;
+          photo_url: string;
+          slug: string;
+        }[];
+      };
       preview_link: {
         Args: { p_alias: string; p_domain?: string };
         Returns: {

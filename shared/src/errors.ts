@@ -110,6 +110,12 @@ export const ERROR_CODES = {
     field: 'user',
   },
   role_invalid: { status: 422, message: 'The selected role is invalid.', field: 'role' },
+  // Organization team settings (20261122004400_organization_team_settings.sql).
+  not_organization_user: {
+    status: 422,
+    message: 'The user does not belong to the organization.',
+    field: 'user',
+  },
   name_required: { status: 422, message: 'The name field is required.', field: 'name' },
   slug_invalid: {
     status: 422,

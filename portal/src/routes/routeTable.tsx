@@ -548,14 +548,23 @@ function organizationRoutes(): PageRoute[] {
       'Organization payment',
       "The card the organization's plan is paid with.",
     ),
-    org(
-      'org.settings.teams',
-      'Organization teams',
-      "The organization's teams, to create, rename or archive.",
-    ),
-    org('org.settings.teams.members', 'Team members', 'Who is in which team, and their roles.'),
+    // The organization's team settings (features/organization/teams).
+    {
+      name: 'org.settings.teams',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/organization/teams/OrganizationTeamsPage.tsx')),
+    },
+    {
+      name: 'org.settings.teams.members',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/organization/teams/OrganizationTeamMembersPage.tsx')),
+    },
     org('org.settings.teams.domains', 'Team domains', 'Which domains each team may use.'),
-    org('org.settings.teams.api', 'Team API tokens', "The API tokens of the organization's teams."),
+    {
+      name: 'org.settings.teams.api',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/organization/teams/OrganizationTeamApiPage.tsx')),
+    },
   ];
 }
 

@@ -87,7 +87,9 @@ describe('permission resolution by actor', () => {
   it('organization roles reach into teams: supervisor, teams and subscriptions', () =>
     withRollback(pool, async (db) => {
       const cast = await createCast(db);
+      // `api` too: the team settings' API Tokens link is the supervisor's (app-shell 6).
       expect(await permissionsOn(db, cast.supervisor.id, cast.team.accountId)).toEqual([
+        'api',
         'links.create',
         'links.manage',
         'links.read',

@@ -2,14 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
-  addOrganizationUser,
+  addOrgUserWith,
   addTeamMember,
   all,
   createCast,
   createInvitation,
-  createOrganizationRole,
   createTeam,
-  createUser,
   expectCoded,
   expectProtectedColumn,
   expectRefused,
@@ -18,7 +16,6 @@ import {
   useDatabase,
   withRollback,
   type Cast,
-  type TestUser,
 } from '../support/index.ts';
 
 /**
@@ -31,21 +28,11 @@ const pool = useDatabase();
 /** The cast plus organization users whose roles hold `teams` or `members` alone. */
 async function castWithOrgRoles(db: pg.ClientBase) {
   const cast = await createCast(db);
-  const add = async (permission: string): Promise<TestUser> => {
-    const user = await createUser(db, { name: `Org ${permission}` });
-    const role = await createOrganizationRole(db, {
-      organizationId: cast.organization.id,
-      permissions: [permission],
-      name: `Only ${permission}`,
-    });
-    await addOrganizationUser(db, {
-      organizationId: cast.organization.id,
-      userId: user.id,
-      roleId: role.id,
-    });
-    return user;
+  return {
+    ...cast,
+    orgTeams: await addOrgUserWith(db, cast, 'teams'),
+    orgMembers: await addOrgUserWith(db, cast, 'members'),
   };
-  return { ...cast, orgTeams: await add('teams'), orgMembers: await add('members') };
 }
 
 type Actors = Awaited<ReturnType<typeof castWithOrgRoles>>;

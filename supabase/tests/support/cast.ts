@@ -7,6 +7,7 @@ import {
   createTeam,
   createUsers,
   type TestOrganization,
+  createUser,
   type TestRole,
   type TestTeam,
   type TestUser,
@@ -91,4 +92,27 @@ export async function createCast(
     stranger,
     staff,
   };
+}
+
+/**
+ * One more organization user of the cast's organization, whose role holds `permission` alone
+ * (the "org user with and without each permission" actors of a matrix).
+ */
+export async function addOrgUserWith(
+  client: pg.ClientBase,
+  cast: Pick<Cast, 'organization'>,
+  permission: string,
+): Promise<TestUser> {
+  const user = await createUser(client, { name: `Org ${permission}` });
+  const role = await createOrganizationRole(client, {
+    organizationId: cast.organization.id,
+    permissions: [permission],
+    name: `Only ${permission}`,
+  });
+  await addOrganizationUser(client, {
+    organizationId: cast.organization.id,
+    userId: user.id,
+    roleId: role.id,
+  });
+  return user;
 }

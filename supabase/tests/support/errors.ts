@@ -172,6 +172,12 @@ export const ERROR_CODES = {
     detail: 'You cannot change your own membership here; leave the team instead.',
     hint: 'user',
   },
+  // Organization team settings (20261122004400_organization_team_settings.sql).
+  not_organization_user: {
+    status: 422,
+    detail: 'The user does not belong to the organization.',
+    hint: 'user',
+  },
   // The UTM builder's preset save: the detail is the field's message, the hint the field.
   utm_preset_invalid: { status: 422, detail: undefined, hint: undefined },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;

@@ -1,4 +1,5 @@
 import { Chip } from '@mui/material';
+import type { ReactNode } from 'react';
 import {
   DataTable,
   DateField,
@@ -37,27 +38,59 @@ function OwnerField({ label: _label }: { label?: string }) {
   );
 }
 
-function OrganizationList() {
+/**
+ * A list of organizations or teams: searchable, newest first, each row opening its record; the
+ * columns of its own first, then what both share (owner, plan, state, counts, created).
+ */
+function AccountList({
+  placeholder,
+  counts,
+  children,
+}: {
+  placeholder: string;
+  counts: readonly { source: string; label: string }[];
+  children: ReactNode;
+}) {
   return (
     <List
-      filters={[<SearchInput key="q" source="q" alwaysOn placeholder="Name, slug or owner" />]}
+      filters={[<SearchInput key="q" source="q" alwaysOn placeholder={placeholder} />]}
       sort={{ field: 'created_at', order: 'DESC' }}
       exporter={false}
     >
       <DataTable rowClick="show" bulkActionButtons={false}>
-        <DataTable.Col source="name" />
-        <DataTable.Col source="slug" />
+        {children}
         <DataTable.Col source="owner_email" label="Owner" />
         <DataTable.Col source="plan" />
         <DataTable.Col source="archived_at" label="State">
           <ArchiveState />
         </DataTable.Col>
-        <DataTable.NumberCol source="users_count" label="Users" field={NumberField} />
-        <DataTable.NumberCol source="teams_count" label="Teams" field={NumberField} />
-        <DataTable.NumberCol source="links_count" label="Links" field={NumberField} />
+        {counts.map((count) => (
+          <DataTable.NumberCol
+            key={count.source}
+            source={count.source}
+            label={count.label}
+            field={NumberField}
+          />
+        ))}
         <DataTable.Col source="created_at" label="Created" field={DateField} />
       </DataTable>
     </List>
+  );
+}
+
+function OrganizationList() {
+  return (
+    <AccountList
+      placeholder="Name, slug or owner"
+      counts={[
+        { source: 'users_count', label: 'Users' },
+        { source: 'teams_count', label: 'Teams' },
+        { source: 'links_count', label: 'Links' },
+      ]}
+    >
+      <DataTable.Col source="name" />
+      <DataTable.Col source="slug" />
+    </AccountList>
   );
 }
 
@@ -114,28 +147,18 @@ function OrganizationShow() {
 
 function TeamList() {
   return (
-    <List
-      filters={[
-        <SearchInput key="q" source="q" alwaysOn placeholder="Name, organization or owner" />,
+    <AccountList
+      placeholder="Name, organization or owner"
+      counts={[
+        { source: 'members_count', label: 'Members' },
+        { source: 'links_count', label: 'Links' },
       ]}
-      sort={{ field: 'created_at', order: 'DESC' }}
-      exporter={false}
     >
-      <DataTable rowClick="show" bulkActionButtons={false}>
-        <DataTable.Col source="name" />
-        <DataTable.Col source="organization_name" label="Organization">
-          <TextField source="organization_name" emptyText="— (standalone)" />
-        </DataTable.Col>
-        <DataTable.Col source="owner_email" label="Owner" />
-        <DataTable.Col source="plan" />
-        <DataTable.Col source="archived_at" label="State">
-          <ArchiveState />
-        </DataTable.Col>
-        <DataTable.NumberCol source="members_count" label="Members" field={NumberField} />
-        <DataTable.NumberCol source="links_count" label="Links" field={NumberField} />
-        <DataTable.Col source="created_at" label="Created" field={DateField} />
-      </DataTable>
-    </List>
+      <DataTable.Col source="name" />
+      <DataTable.Col source="organization_name" label="Organization">
+        <TextField source="organization_name" emptyText="— (standalone)" />
+      </DataTable.Col>
+    </AccountList>
   );
 }
 

@@ -72,3 +72,17 @@ export function useLeaveTeamMutation() {
     check(await supabase.rpc('leave_team', { p_team_id: teamId })),
   );
 }
+
+/** add_team_member: an organization person straight onto the team, with a role. */
+export function useAddTeamMemberMutation(teamId: string) {
+  const supabase = useSupabase();
+  return useTeamMutation(async (input: { userId: string; role: TeamRole }) =>
+    unwrap(
+      await supabase.rpc('add_team_member', {
+        p_team_id: teamId,
+        p_user_id: input.userId,
+        p_role: input.role,
+      }),
+    ),
+  );
+}

@@ -1,4 +1,4 @@
-import { useParams } from 'react-router-dom';
+import { useParams, useSearchParams } from 'react-router-dom';
 import { useProfileQuery } from '../../data/profile-query.ts';
 import { useTeamBySlugQuery } from '../../data/teams-query.ts';
 import { useCurrentRouteName } from '../../routes/currentRoute.ts';
@@ -6,8 +6,9 @@ import { href } from '../../routes/paths.ts';
 
 /**
  * Whose tokens a page shows: the user's (settings/api…) or a team's
- * (organization/{org}/team/{team}/api…). One set of screens serves both; this says which,
- * where its pages are, and the account the tokens belong to.
+ * (organization/{org}/team/{team}/api…, or the organization's settings/teams/api?team={team}).
+ * One set of screens serves them all; this says which, where its pages are, and the account the
+ * tokens belong to.
  */
 export interface ApiTokenScope {
   kind: 'user' | 'team';
@@ -25,8 +26,12 @@ export type ApiTokenScopeState =
 
 export function useApiTokenScope(): ApiTokenScopeState {
   const route = useCurrentRouteName();
-  const { org = '', team = '' } = useParams();
-  const isTeam = route.startsWith('team.');
+  const { org = '', team: teamParam = '' } = useParams();
+  const [search] = useSearchParams();
+  // The organization's settings/teams/api names the team it shows in its query string.
+  const fromOrganization = route === 'org.settings.teams.api';
+  const team = fromOrganization ? (search.get('team') ?? '') : teamParam;
+  const isTeam = route.startsWith('team.') || (fromOrganization && team !== '');
   const profile = useProfileQuery();
   // The team-exists guard has already fetched this: it comes from the cache.
   const teamQuery = useTeamBySlugQuery(org, team, isTeam);
@@ -43,7 +48,9 @@ export function useApiTokenScope(): ApiTokenScopeState {
       scope: {
         kind: 'team',
         heading: `API tokens of ${teamQuery.data.name}`,
-        listPath: href('team.api', params),
+        listPath: fromOrganization
+          ? `${href('org.settings.teams.api', { org })}?${new URLSearchParams({ team })}`
+          : href('team.api', params),
         newPath: href('team.api.new', params),
         editPath: (tokenId) => href('team.api.edit', { ...params, tokenId }),
       },

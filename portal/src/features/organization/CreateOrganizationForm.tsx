@@ -1,8 +1,7 @@
-import { Alert, Button, Card, Group, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Card, Group, Stack, Title } from '@mantine/core';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { useState } from 'react';
 import { useCreateOrganizationMutation } from '../../data/organization-profile-query.ts';
-import { READABLE } from '../links/create/readable.ts';
 import { useNotify } from '../../lib/servicesContext.ts';
 import {
   type ProfileErrors,
@@ -10,6 +9,7 @@ import {
   slugFromName,
   validateProfileDraft,
 } from './organizationProfile.ts';
+import { OrganizationNameFields } from './OrganizationNameFields.tsx';
 
 /**
  * Creates an organization (create_organization: the caller's plan must allow teams); the slug
@@ -54,26 +54,12 @@ export function CreateOrganizationForm({ onCreated }: { onCreated: (slug: string
           <Title order={2} size="h4" id="create-org-title">
             Create an organization
           </Title>
-          {errors.form && (
-            <Alert color="red" role="alert">
-              {errors.form}
-            </Alert>
-          )}
-          <TextInput
-            label="Name"
-            value={name}
-            error={errors.name}
-            maxLength={255}
-            onChange={(event) => setName(event.currentTarget.value)}
-          />
-          <TextInput
-            label="Slug"
-            description="Lower-case letters, numbers and dashes; it is part of the organization's addresses."
-            descriptionProps={READABLE}
-            value={shownSlug}
-            error={errors.slug}
-            maxLength={64}
-            onChange={(event) => setSlug(event.currentTarget.value)}
+          <OrganizationNameFields
+            name={name}
+            slug={shownSlug}
+            errors={errors}
+            onName={setName}
+            onSlug={setSlug}
           />
           <Group justify="flex-end">
             <Button type="submit" loading={create.isPending}>

@@ -1,14 +1,4 @@
-import {
-  Alert,
-  Button,
-  Card,
-  Container,
-  Group,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Alert, Button, Card, Container, Group, Stack, Text, Title } from '@mantine/core';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -20,11 +10,11 @@ import {
   useOrganizationProfileQuery,
 } from '../../data/organization-profile-query.ts';
 import { useUserId } from '../../data/use-user-id.ts';
-import { READABLE } from '../links/create/readable.ts';
 import { useConfig, useNotify } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href } from '../../routes/paths.ts';
 import { type ProfileErrors, profileErrors, validateProfileDraft } from './organizationProfile.ts';
+import { OrganizationNameFields } from './OrganizationNameFields.tsx';
 import { OrganizationPhotoForm } from './OrganizationPhotoForm.tsx';
 import { RestoreOrganizationModal } from './RestoreOrganizationModal.tsx';
 
@@ -75,34 +65,13 @@ function ProfileForm({
             Profile
           </Title>
           <OrganizationPhotoForm organization={organization} readOnly={readOnly} />
-          {errors.form && (
-            <Alert color="red" role="alert">
-              {errors.form}
-            </Alert>
-          )}
-          <TextInput
-            label="Name"
-            value={draft.name}
-            error={errors.name}
+          <OrganizationNameFields
+            name={draft.name}
+            slug={draft.slug}
+            errors={errors}
             readOnly={readOnly}
-            maxLength={255}
-            onChange={(event) => {
-              const name = event.currentTarget.value;
-              setDraft((current) => ({ ...current, name }));
-            }}
-          />
-          <TextInput
-            label="Slug"
-            description="Lower-case letters, numbers and dashes; it is part of the organization's addresses."
-            descriptionProps={READABLE}
-            value={draft.slug}
-            error={errors.slug}
-            readOnly={readOnly}
-            maxLength={64}
-            onChange={(event) => {
-              const slug = event.currentTarget.value;
-              setDraft((current) => ({ ...current, slug }));
-            }}
+            onName={(name) => setDraft((current) => ({ ...current, name }))}
+            onSlug={(slug) => setDraft((current) => ({ ...current, slug }))}
           />
           {!readOnly && (
             <Group justify="flex-end">

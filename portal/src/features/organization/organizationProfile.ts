@@ -29,17 +29,8 @@ export function validateProfileDraft(draft: { name: string; slug: string }): Pro
   return errors;
 }
 
-/** A slug suggested from a name: lower-case words joined by dashes. */
-export function slugFromName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
-    .replace(/-+$/, '');
-}
+/** A slug suggested from a name: the team forms' rule (lower-case words joined by dashes). */
+export { slugFromName } from '@shortlane/shared/schemas/team.ts';
 
 const CODED: Record<string, { field: ProfileField; message: string }> = {
   name_required: { field: 'name', message: NAME_REQUIRED },

@@ -38,7 +38,10 @@ export function PhotoForm({
   );
 }
 
-/** A photo with upload and remove: a user's, a team's. replace/remove also refresh what shows it. */
+/**
+ * A photo with upload and remove: a user's, a team's, an organization's. replace/remove also
+ * refresh what shows it; read-only, only the photo shows.
+ */
 export function PhotoPicker({
   name,
   photoUrl,
@@ -47,6 +50,8 @@ export function PhotoPicker({
   removed,
   replace,
   remove,
+  radius = 'xl',
+  readOnly = false,
 }: {
   name: string;
   photoUrl: string | null;
@@ -55,6 +60,9 @@ export function PhotoPicker({
   removed: string;
   replace: (photo: CheckedPhoto) => Promise<void>;
   remove: () => Promise<void>;
+  /** People's photos are round; an organization's is a rounded square. */
+  radius?: 'xl' | 'md';
+  readOnly?: boolean;
 }) {
   const errorId = useId();
   const success = useSuccessNotice();
@@ -89,41 +97,49 @@ export function PhotoPicker({
 
   return (
     <Group gap="lg" align="center">
-      <Avatar src={photoUrl} alt={photoUrl ? alt : undefined} name={name} size={80} radius="xl" />
-      <Stack gap={6}>
-        <Group gap="sm">
-          <FileButton onChange={choose} accept="image/png,image/jpeg">
-            {(props) => (
+      <Avatar
+        src={photoUrl}
+        alt={photoUrl ? alt : undefined}
+        name={name}
+        size={80}
+        radius={radius}
+      />
+      {!readOnly && (
+        <Stack gap={6}>
+          <Group gap="sm">
+            <FileButton onChange={choose} accept="image/png,image/jpeg">
+              {(props) => (
+                <Button
+                  {...props}
+                  loading={busy === 'upload'}
+                  disabled={busy !== null}
+                  aria-describedby={error ? errorId : undefined}
+                >
+                  {photoUrl ? 'Change photo' : 'Upload photo'}
+                </Button>
+              )}
+            </FileButton>
+            {photoUrl && (
               <Button
-                {...props}
-                loading={busy === 'upload'}
+                variant="default"
+                loading={busy === 'remove'}
                 disabled={busy !== null}
-                aria-describedby={error ? errorId : undefined}
+                onClick={() => void run('remove', remove, removed)}
               >
-                {photoUrl ? 'Change photo' : 'Upload photo'}
+                Remove photo
               </Button>
             )}
-          </FileButton>
-          {photoUrl && (
-            <Button
-              variant="default"
-              loading={busy === 'remove'}
-              disabled={busy !== null}
-              onClick={() => void run('remove', remove, removed)}
-            >
-              Remove photo
-            </Button>
-          )}
-        </Group>
-        <Text size="sm" c="gray.7">
-          A png or jpg image.
-        </Text>
-        {error && (
-          <Text id={errorId} role="alert" size="sm" c="red.8">
-            {error}
+          </Group>
+          <Text size="sm" c="gray.7">
+            A png or jpg image.
           </Text>
-        )}
-      </Stack>
+          {error && (
+            <Text id={errorId} role="alert" size="sm" c="red.8">
+              {error}
+            </Text>
+          )}
+        </Stack>
+      )}
     </Group>
   );
 }

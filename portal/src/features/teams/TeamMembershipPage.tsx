@@ -1,61 +1,29 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { mapApiError } from '@shortlane/shared/errors.ts';
-import { TEAM_ROLES } from '@shortlane/shared/constants.ts';
 import { teamInvitationSchema } from '@shortlane/shared/schemas/team.ts';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { SettingsSection } from '../../components/SettingsSection.tsx';
 import {
-  useChangeTeamMemberRoleMutation,
   useInviteTeamMemberMutation,
   useLeaveTeamMutation,
-  useRemoveTeamMemberMutation,
   useWithdrawInvitationMutation,
 } from '../../data/teams/team-membership-mutations.ts';
 import {
   useTeamInvitationsQuery,
   useTeamMembersQuery,
-  type TeamMember,
   type TeamRole,
 } from '../../data/teams/team-members-query.ts';
 import type { TeamDetail } from '../../data/teams/team-query.ts';
-import { ApiError } from '../../data/unwrap.ts';
 import { formErrorsFromError, validateWith } from '../../lib/forms.ts';
 import { escapeHtml } from '../../lib/html.ts';
 import { useDialogs } from '../../lib/servicesContext.ts';
 import { paths } from '../../routes/paths.ts';
 import { useViewer } from '../../state/appState.ts';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
+import { failureMessage, ROLE_LABELS, ROLE_OPTIONS, TeamMembersTable } from './TeamMemberRow.tsx';
 import { TeamSettingsFrame } from './TeamSettingsFrame.tsx';
-
-const ROLE_LABELS: Record<TeamRole, string> = {
-  admin: 'Admin',
-  member: 'Member',
-  viewer: 'Viewer',
-};
-const ROLE_OPTIONS = TEAM_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
-
-/** The spec's message for a refused membership change (plan limit, not on the team…). */
-function failureMessage(error: unknown): string {
-  if (error instanceof ApiError) {
-    const mapped = mapApiError(error.status, error.body);
-    return mapped.notices[0] ?? 'Something went wrong.';
-  }
-  return 'Something went wrong.';
-}
 
 function InviteForm({ team }: { team: TeamDetail }) {
   const invite = useInviteTeamMemberMutation(team.id);
@@ -100,95 +68,6 @@ function InviteForm({ team }: { team: TeamDetail }) {
         </Button>
       </Group>
     </form>
-  );
-}
-
-function MemberRow({
-  team,
-  member,
-  manage,
-  isOwner,
-  isMe,
-  onError,
-}: {
-  team: TeamDetail;
-  member: TeamMember;
-  manage: boolean;
-  isOwner: boolean;
-  isMe: boolean;
-  onError: (message: string | null) => void;
-}) {
-  const change = useChangeTeamMemberRoleMutation(team.id);
-  const remove = useRemoveTeamMemberMutation(team.id);
-  const dialogs = useDialogs();
-  const success = useSuccessNotice();
-  const editable = manage && !isOwner && !isMe;
-  const label = member.name || member.email;
-
-  const changeRole = async (role: TeamRole) => {
-    onError(null);
-    try {
-      await change.mutateAsync({ userId: member.userId, role });
-      success(`${label} is now ${ROLE_LABELS[role].toLowerCase()}.`);
-    } catch (error) {
-      onError(failureMessage(error));
-    }
-  };
-  const removeMember = async () => {
-    const ok = await dialogs.confirm({
-      title: 'Remove member',
-      messageHtml: `<strong>${escapeHtml(label)}</strong> will leave the team ${escapeHtml(team.name)}.`,
-      confirmLabel: 'Remove',
-    });
-    if (!ok) return;
-    onError(null);
-    try {
-      await remove.mutateAsync(member.userId);
-      success(`${label} was removed from the team.`);
-    } catch (error) {
-      onError(failureMessage(error));
-    }
-  };
-
-  return (
-    <Table.Tr>
-      <Table.Td>
-        <Text fw={600}>{member.name}</Text>
-        <Text size="sm" c="gray.7">
-          {member.email}
-        </Text>
-      </Table.Td>
-      <Table.Td>
-        {editable ? (
-          <NativeSelect
-            aria-label={`Role of ${label}`}
-            data={ROLE_OPTIONS}
-            value={member.role}
-            disabled={change.isPending}
-            onChange={(event) => void changeRole(event.currentTarget.value as TeamRole)}
-          />
-        ) : (
-          <Group gap={6}>
-            <Text>{ROLE_LABELS[member.role]}</Text>
-            {isOwner && <Badge variant="light">Owner</Badge>}
-            {isMe && <Badge variant="outline">You</Badge>}
-          </Group>
-        )}
-      </Table.Td>
-      <Table.Td>
-        {editable && (
-          <Button
-            variant="default"
-            size="xs"
-            loading={remove.isPending}
-            onClick={() => void removeMember()}
-            aria-label={`Remove ${label}`}
-          >
-            Remove
-          </Button>
-        )}
-      </Table.Td>
-    </Table.Tr>
   );
 }
 
@@ -296,32 +175,14 @@ function Membership({ team }: { team: TeamDetail }) {
                 withCloseButton
               />
             )}
-            <Table.ScrollContainer minWidth={480}>
-              <Table verticalSpacing="sm" aria-label="Team members">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Member</Table.Th>
-                    <Table.Th>Role</Table.Th>
-                    <Table.Th>
-                      <VisuallyHidden>Actions</VisuallyHidden>
-                    </Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {members.data.map((member) => (
-                    <MemberRow
-                      key={member.userId}
-                      team={team}
-                      member={member}
-                      manage={manage}
-                      isOwner={member.userId === team.ownerId}
-                      isMe={member.userId === me}
-                      onError={setError}
-                    />
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <TeamMembersTable
+              team={team}
+              members={members.data}
+              manage={manage}
+              me={me}
+              label="Team members"
+              onError={setError}
+            />
           </Stack>
         )}
       </SettingsSection>

@@ -244,6 +244,32 @@ describe('settings/teams and team mode', () => {
     expect(await bodyOf(backend, 'switch_team')).toEqual({ p_team_id: 'team-1' });
   });
 
+  it('a refused switch says only its own message', async () => {
+    const backend = backendWith(['settings', 'members']);
+    const answer = postgrestError(404, {
+      message: 'unknown_team',
+      details: 'Unknown team.',
+      hint: 'team',
+    });
+    backend.on('POST', '/rest/v1/rpc/switch_team', () => answer);
+    const { router } = renderApp({ route: '/app/team/team-1/switch', world: world(), backend });
+    await waitFor(() => expect(currentUrl(router)).toBe('/app/settings/teams'));
+    expect(await screen.findByText('Unknown team.')).toBeInTheDocument();
+    // One failure, one message: not the global "Not Found" beside it.
+    expect(screen.queryByText('Not Found')).toBeNull();
+  });
+
+  it('a switch the team answers 424 goes to its login, without a global notice', async () => {
+    const backend = backendWith(['settings', 'members']);
+    backend.on('POST', '/rest/v1/rpc/switch_team', () =>
+      postgrestError(424, { message: 'team_login_required', hint: 'team' }),
+    );
+    const { router } = renderApp({ route: '/app/team/team-1/switch', world: world(), backend });
+    await waitFor(() => expect(currentUrl(router)).toBe('/app/organization/_/team/growth/sso'));
+    expect(backend.requestsTo('POST', '/rest/v1/rpc/switch_team')).toHaveLength(1);
+    expect(screen.queryByText('Something went wrong.')).toBeNull();
+  });
+
   it('the switch route of an unknown team ends on settings/teams saying so', async () => {
     const backend = backendWith([]);
     const { router } = renderApp({ route: '/app/team/nope/switch', world: world(), backend });

@@ -1,68 +1,30 @@
-import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
-import { slugFromName, teamProfileSchema } from '@shortlane/shared/schemas/team.ts';
+import { Badge, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { SettingsSection } from '../../components/SettingsSection.tsx';
 import { useCreateTeamMutation } from '../../data/teams/team-profile-mutations.ts';
 import { STANDALONE_TEAM_ORG } from '../../data/teams-query.ts';
-import { formErrorsFromError, validateWith } from '../../lib/forms.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href } from '../../routes/paths.ts';
 import { useViewer } from '../../state/appState.ts';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
-import { SLUG_DESCRIPTION_STYLES } from './formStyles.ts';
+import { TeamNameForm } from './TeamNameForm.tsx';
 import { teamSettingsPath } from './teamMode.ts';
 import { useTeamSwitch } from './useTeamSwitch.ts';
 
-const checkTeam = validateWith(teamProfileSchema);
-const withSlug = (values: { name: string; slug: string }) => ({
-  ...values,
-  slug: values.slug.trim() || slugFromName(values.name),
-});
-
-function CreateTeamForm() {
+function CreateStandaloneTeam() {
   const create = useCreateTeamMutation();
   const success = useSuccessNotice();
   const navigate = useNavigate();
-  const form = useForm({
-    initialValues: { name: '', slug: '' },
-    // An empty slug is derived from the name (the rule the field's description states).
-    validate: (values) => checkTeam(withSlug(values)),
-  });
-  const submit = form.onSubmit(async (values) => {
-    try {
-      const team = teamProfileSchema.parse(withSlug(values));
-      await create.mutateAsync(team);
-      success(`The team ${team.name} was created.`);
-      void navigate(href('team.profile', { org: STANDALONE_TEAM_ORG, team: team.slug }));
-    } catch (error) {
-      form.setErrors(await formErrorsFromError(error));
-    }
-  });
   return (
-    <form onSubmit={submit} noValidate aria-label="Create a team" aria-busy={create.isPending}>
-      <Stack gap="sm">
-        <TextInput
-          label="Team name"
-          required
-          key={form.key('name')}
-          {...form.getInputProps('name')}
-        />
-        <TextInput
-          label="Slug"
-          description="Lower-case letters, numbers and dashes; it names the team's pages. Leave it empty to derive it from the name."
-          styles={SLUG_DESCRIPTION_STYLES}
-          key={form.key('slug')}
-          {...form.getInputProps('slug')}
-        />
-        <Group>
-          <Button type="submit" loading={create.isPending}>
-            Create team
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <TeamNameForm
+      pending={create.isPending}
+      save={async (team) => {
+        await create.mutateAsync(team);
+        success(`The team ${team.name} was created.`);
+        void navigate(href('team.profile', { org: STANDALONE_TEAM_ORG, team: team.slug }));
+      }}
+    />
   );
 }
 
@@ -133,7 +95,7 @@ export default function TeamsSettingsPage() {
         )}
       </SettingsSection>
       <SettingsSection title="Create a team">
-        <CreateTeamForm />
+        <CreateStandaloneTeam />
       </SettingsSection>
     </Stack>
   );
