@@ -1,18 +1,25 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { OWN_ERROR_NOTICE_HEADER } from '../../api/globalResponses.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
+import { domainKeys } from '../keys.ts';
 import { ApiError, unwrap } from '../unwrap.ts';
 import { useUserId } from '../use-user-id.ts';
 import { brandedDomainKeys } from './keys.ts';
 
-/** Every domain query of the user: a change to one domain changes lists, usage and details. */
+/**
+ * Every domain query of the user: a change to one domain changes lists, usage and details, and
+ * the domains the create form offers.
+ */
 function useInvalidateDomains() {
   const queryClient = useQueryClient();
   const userId = useUserId();
   return () =>
     userId == null
       ? undefined
-      : queryClient.invalidateQueries({ queryKey: brandedDomainKeys.all(userId) });
+      : Promise.all([
+          queryClient.invalidateQueries({ queryKey: brandedDomainKeys.all(userId) }),
+          queryClient.invalidateQueries({ queryKey: domainKeys.list(userId) }),
+        ]);
 }
 
 /**
