@@ -352,7 +352,7 @@ begin
 end;
 $$;
 
--- Links per domain, for the domains the caller may read.
+-- Links per domain, for the domains the caller reads or manages.
 create function public.domain_link_counts(p_domain_ids uuid[])
 returns table (domain_id uuid, links bigint)
 language sql stable security definer
@@ -361,7 +361,8 @@ as $$
   select d.id, (select count(*) from public.aliases a where a.domain_id = d.id)
   from public.domains d
   where d.id = any (p_domain_ids) and d.kind <> 'common'
-    and d.account_id in (select app.accounts_with_permission('links.read'))
+    and (d.account_id in (select app.accounts_with_permission('links.read'))
+      or d.account_id in (select app.accounts_with_permission('domains')))
 $$;
 
 -- The accounts whose domains the caller manages (the rule the policies apply: the domains

@@ -4,7 +4,12 @@ import {
   VERIFICATION_PROBLEM_MESSAGES,
   type VerificationProblem,
 } from '@shortlane/shared/domain-verification.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { brandedDomainKeys } from '../../data/branded-domains/keys.ts';
+import { domainKeys } from '../../data/keys.ts';
+import { useUserId } from '../../data/use-user-id.ts';
 import type { DomainAccount } from '../../data/branded-domains/accounts-query.ts';
 import { useRestartVerificationMutation } from '../../data/branded-domains/domain-mutations.ts';
 import { useBrandedDomainQuery } from '../../data/branded-domains/domain-query.ts';
@@ -70,6 +75,17 @@ function VerifyDomain({ account }: { account: DomainAccount }) {
   const verification = useDomainVerificationQuery(domain.data ? domain.data.id : null);
   const restart = useRestartVerificationMutation();
   const listPath = href('settings.brandedDomains', null, accountQuery(account));
+  const queryClient = useQueryClient();
+  const userId = useUserId();
+  const verifiedNow = verification.data?.verification_status === 'verified';
+  // Once it passes, the lists and the create form's domains hear of it.
+  useEffect(() => {
+    if (!verifiedNow || userId == null) return;
+    void queryClient.invalidateQueries({
+      queryKey: brandedDomainKeys.list(userId, account.accountId),
+    });
+    void queryClient.invalidateQueries({ queryKey: domainKeys.list(userId) });
+  }, [verifiedNow, userId, account.accountId, queryClient]);
 
   if (domainId == null || (domain.isSuccess && domain.data == null)) {
     return (
