@@ -191,7 +191,8 @@ begin
 end;
 $$;
 
--- Before domains_start_verification and the name checks (names sort): a refusal wastes nothing.
+-- BEFORE triggers run by name: after the name checks (a taken name says so first), before
+-- domains_start_verification.
 create trigger domains_check_limits before insert on public.domains
   for each row execute function app.check_domain_limits();
 
