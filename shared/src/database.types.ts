@@ -1106,10 +1106,12 @@ export type Database = {
           allow_for_guests: boolean;
           base_domain_id: string | null;
           created_at: string;
+          deleted_domain: string | null;
           domain: string;
           for_all_teams: boolean;
           guest_can_use_custom_alias: boolean;
           id: string;
+          is_base: boolean;
           is_blocked: boolean;
           is_deleted: boolean;
           is_disabled: boolean;
@@ -1133,10 +1135,12 @@ export type Database = {
           allow_for_guests?: boolean;
           base_domain_id?: string | null;
           created_at?: string;
+          deleted_domain?: string | null;
           domain: string;
           for_all_teams?: boolean;
           guest_can_use_custom_alias?: boolean;
           id?: string;
+          is_base?: boolean;
           is_blocked?: boolean;
           is_deleted?: boolean;
           is_disabled?: boolean;
@@ -1160,10 +1164,12 @@ export type Database = {
           allow_for_guests?: boolean;
           base_domain_id?: string | null;
           created_at?: string;
+          deleted_domain?: string | null;
           domain?: string;
           for_all_teams?: boolean;
           guest_can_use_custom_alias?: boolean;
           id?: string;
+          is_base?: boolean;
           is_blocked?: boolean;
           is_deleted?: boolean;
           is_disabled?: boolean;
@@ -3394,6 +3400,19 @@ export type Database = {
       };
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
       account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
+      account_domain_usage: {
+        Args: { p_account_id: string };
+        Returns: {
+          discounted_domain_count: number;
+          domains: number;
+          max_domains: number;
+          max_domains_subdomains: number;
+          max_subdomains: number;
+          max_vanity_subdomains: number;
+          subdomains: number;
+          vanity: number;
+        }[];
+      };
       account_features: { Args: { p_account_id: string }; Returns: string[] };
       account_limits: { Args: { p_account_id: string }; Returns: Json };
       add_team_member: {
@@ -3540,7 +3559,65 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      create_vanity_subdomain: {
+        Args: { p_account_id: string; p_base_domain_id?: string; p_subdomain: string };
+        Returns: {
+          account_id: string | null;
+          allow_for_guests: boolean;
+          base_domain_id: string | null;
+          created_at: string;
+          deleted_domain: string | null;
+          domain: string;
+          for_all_teams: boolean;
+          guest_can_use_custom_alias: boolean;
+          id: string;
+          is_base: boolean;
+          is_blocked: boolean;
+          is_deleted: boolean;
+          is_disabled: boolean;
+          kind: string;
+          not_found_redirect_url: string | null;
+          redirect_status: number;
+          require_email_verification: boolean;
+          root_redirect_url: string | null;
+          subscribed_only: boolean;
+          updated_at: string;
+          verification_checked_at: string | null;
+          verification_deadline: string | null;
+          verification_next_check_at: string | null;
+          verification_problem: string | null;
+          verification_status: string;
+          verification_token: string;
+          verified_at: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'domains';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       delete_link: { Args: { p_alias_id: string }; Returns: undefined };
+      domain_accounts: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          account_id: string;
+          add_branded_domains: boolean;
+          add_vanity_subdomains: boolean;
+          domain_404_redirect: boolean;
+          domain_root_redirect: boolean;
+          kind: string;
+          name: string;
+          organization_slug: string;
+        }[];
+      };
+      domain_link_counts: {
+        Args: { p_domain_ids: string[] };
+        Returns: {
+          domain_id: string;
+          links: number;
+        }[];
+      };
       find_coupon: {
         Args: { p_code: string };
         Returns: {
@@ -3697,10 +3774,12 @@ export type Database = {
           allow_for_guests: boolean;
           base_domain_id: string | null;
           created_at: string;
+          deleted_domain: string | null;
           domain: string;
           for_all_teams: boolean;
           guest_can_use_custom_alias: boolean;
           id: string;
+          is_base: boolean;
           is_blocked: boolean;
           is_deleted: boolean;
           is_disabled: boolean;
@@ -3820,6 +3899,13 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      vanity_base_domains: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          domain: string;
+          id: string;
+        }[];
       };
       webhook_accounts: {
         Args: Record<PropertyKey, never>;

@@ -69,6 +69,9 @@ const DevPage = page(() => import('../features/api-docs/DevPage.tsx'));
 const ApiTokensPage = page(() => import('../features/api-tokens/ApiTokensPage.tsx'));
 const NewApiTokenPage = page(() => import('../features/api-tokens/NewApiTokenPage.tsx'));
 const EditApiTokenPage = page(() => import('../features/api-tokens/EditApiTokenPage.tsx'));
+// Branded domains (features/branded-domains): the list serves settings and the organization.
+const DomainsPage = page(() => import('../features/branded-domains/DomainsPage.tsx'));
+const AddDomainPage = page(() => import('../features/branded-domains/AddDomainPage.tsx'));
 // Impersonation (features/impersonation): the kiosk's hand-over, and "Back To My Account".
 const StartImpersonationPage = page(
   () => import('../features/impersonation/StartImpersonationPage.tsx'),
@@ -353,36 +356,29 @@ function settingsRoutes(): PageRoute[] {
     { name: 'settings.api', guards: verified, screen: ApiTokensPage },
     { name: 'settings.api.new', guards: verified, screen: NewApiTokenPage },
     { name: 'settings.api.edit', guards: verified, screen: EditApiTokenPage },
-    settings(
-      'settings.brandedDomains',
-      'Branded domains',
-      'Your own domains and vanity subdomains for short links.',
-    ),
-    settings(
-      'settings.brandedDomains.create',
-      'Add a domain',
-      'Connect a domain you own by adding a DNS record we check.',
-    ),
-    settings(
-      'settings.brandedDomains.createSubdomain',
-      'Add a vanity subdomain',
-      'Claim a subdomain of one of our domains.',
-    ),
-    settings(
-      'settings.brandedDomains.createTiny',
-      'Add a discounted domain',
-      'Pick a domain your plan discounts.',
-    ),
-    settings(
-      'settings.brandedDomains.verify',
-      'Verify a domain',
-      'Check the DNS record that proves a domain is yours.',
-    ),
-    settings(
-      'settings.brandedDomains.edit',
-      'Domain settings',
-      'Redirects and options of one of your domains.',
-    ),
+    // Branded domains (features/branded-domains): ?account= picks a team's or organization's.
+    { name: 'settings.brandedDomains', guards: LOGIN, screen: DomainsPage },
+    { name: 'settings.brandedDomains.create', guards: LOGIN, screen: AddDomainPage },
+    {
+      name: 'settings.brandedDomains.createSubdomain',
+      guards: LOGIN,
+      screen: page(() => import('../features/branded-domains/CreateSubdomainPage.tsx')),
+    },
+    {
+      name: 'settings.brandedDomains.createTiny',
+      guards: LOGIN,
+      screen: page(() => import('../features/branded-domains/CreateTinyPage.tsx')),
+    },
+    {
+      name: 'settings.brandedDomains.verify',
+      guards: LOGIN,
+      screen: page(() => import('../features/branded-domains/VerifyDomainPage.tsx')),
+    },
+    {
+      name: 'settings.brandedDomains.edit',
+      guards: LOGIN,
+      screen: page(() => import('../features/branded-domains/EditDomainPage.tsx')),
+    },
     {
       name: 'settings.pixelScripts',
       guards: verified,
@@ -518,11 +514,7 @@ function organizationRoutes(): PageRoute[] {
       screen: page(() => import('../features/organization/RolesPage.tsx')),
     },
     org('org.settings.sso', 'Single sign-on', "The organization's single sign-on settings."),
-    org(
-      'org.settings.domains',
-      'Organization domains',
-      "The organization's domains and their teams.",
-    ),
+    { name: 'org.settings.domains', guards: ORGANIZATIONS, screen: DomainsPage },
     org(
       'org.settings.subscription',
       'Organization subscription',
@@ -559,7 +551,11 @@ function organizationRoutes(): PageRoute[] {
       guards: ORGANIZATIONS,
       screen: page(() => import('../features/organization/teams/OrganizationTeamMembersPage.tsx')),
     },
-    org('org.settings.teams.domains', 'Team domains', 'Which domains each team may use.'),
+    {
+      name: 'org.settings.teams.domains',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/branded-domains/TeamDomainsPage.tsx')),
+    },
     {
       name: 'org.settings.teams.api',
       guards: ORGANIZATIONS,

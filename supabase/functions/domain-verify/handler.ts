@@ -5,7 +5,8 @@
  *   POST {}            the service role (cron job domain-verify, via app.kick_domain_verification):
  *                      checks the domains that are due, at most one batch → { checked, verified }
  *   POST { domain_id } a manager of that domain (or the service role): checks it now, if it is
- *                      pending → its verification state
+ *                      pending → its verification state, and the target (CNAME host and A/AAAA
+ *                      addresses) the domain must point at
  */
 import { callerOf } from '../_shared/caller.ts';
 import { handler, HttpError, json } from '../_shared/http.ts';
@@ -139,5 +140,6 @@ export const verifyDomains = handler(async (request) => {
   if (claimed) await checkAndRecord(claimed, config);
   const state = await readState(domainId);
   if (!state) throw new HttpError(404, 'Domain not found.', 'domain_not_found');
-  return json(state);
+  // Where the domain must point, as the portal shows it beside the TXT record.
+  return json({ ...state, target: { cname: config.cnameTarget, addresses: config.addresses } });
 });

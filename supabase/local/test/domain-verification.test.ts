@@ -1,9 +1,9 @@
-import http from 'node:http';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { verificationRecordName } from '../../../shared/src/domain-verification.ts';
 import { tokenFor } from '../../tests/kiosk/api.ts';
 import { createUser, type TestUser, uniqueSuffix } from '../../tests/support/factories.ts';
+import { setDnsRecord as setRecord, visit } from './domain-helpers.ts';
 
 /**
  * Branded domain verification end to end: records set in the DNS sandbox, the cron job waking
@@ -12,7 +12,6 @@ import { createUser, type TestUser, uniqueSuffix } from '../../tests/support/fac
  */
 
 const env = inject('stackEnv');
-const gateway = new URL(env.SUPABASE_URL);
 const db = new pg.Client({ connectionString: env.DB_URL });
 const serviceHeaders = {
   Authorization: `Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`,
@@ -40,15 +39,6 @@ async function addDomain(): Promise<Domain> {
   if (!row) throw new Error('no domain');
   domains.push(row.id);
   return { id: row.id, domain, token: row.verification_token };
-}
-
-async function setRecord(zone: string, name: string, type: string, value: string) {
-  const response = await fetch(`${env.DNS_SANDBOX_API}/zones/${zone}/records`, {
-    method: 'PUT',
-    headers: serviceHeaders,
-    body: JSON.stringify({ name, type, value }),
-  });
-  expect(response.status).toBe(200);
 }
 
 async function state(id: string) {
@@ -84,23 +74,6 @@ async function addLink(domain: Domain, alias: string, url: string) {
      select l.id, $1, $3, $4, 'active', $5 from long_url l`,
     [owner.personalAccountId, url, domain.id, alias, owner.id],
   );
-}
-
-/** A visitor's request on the domain, through the gateway (fetch may not set Host). */
-function visit(host: string, path: string): Promise<{ status: number; location?: string }> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      { host: gateway.hostname, port: gateway.port, path, headers: { host } },
-      (response) => {
-        response.resume();
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, location: response.headers.location }),
-        );
-      },
-    );
-    request.on('error', reject);
-    request.end();
-  });
 }
 
 beforeAll(async () => {

@@ -180,6 +180,55 @@ export const ERROR_CODES = {
   },
   // The UTM builder's preset save: the detail is the field's message, the hint the field.
   utm_preset_invalid: { status: 422, detail: undefined, hint: undefined },
+  // Branded domains and vanity subdomains (migration 20261122004500).
+  feature_not_allowed: {
+    status: 403,
+    detail: 'Your plan does not allow this feature.',
+    hint: 'form',
+  },
+  domain_limit_reached: {
+    status: 402,
+    detail: "You've reached your plan's limit of domains.",
+    hint: 'domain',
+  },
+  subdomain_limit_reached: {
+    status: 402,
+    detail: "You've reached your plan's limit of subdomains.",
+    hint: 'domain',
+  },
+  domains_subdomains_limit_reached: {
+    status: 402,
+    detail: "You've reached your plan's limit of domains and subdomains.",
+    hint: 'domain',
+  },
+  vanity_subdomain_limit_reached: {
+    status: 402,
+    detail: "You've reached your plan's limit of vanity subdomains.",
+    hint: 'subdomain',
+  },
+  subdomain_required: { status: 422, detail: 'Subdomain required.', hint: 'subdomain' },
+  subdomain_invalid: { status: 422, detail: undefined, hint: 'subdomain' },
+  subdomain_reserved: { status: 422, detail: 'This subdomain is reserved.', hint: 'subdomain' },
+  subdomain_taken: {
+    status: 422,
+    detail: 'This subdomain has already been taken.',
+    hint: 'subdomain',
+  },
+  base_domain_invalid: {
+    status: 422,
+    detail: 'Vanity subdomains are not offered on this domain.',
+    hint: 'base_domain',
+  },
+  vanity_through_rpc: {
+    status: 403,
+    detail: 'Vanity subdomains are claimed with create_vanity_subdomain.',
+    hint: 'domain',
+  },
+  domain_deleted_for_good: {
+    status: 422,
+    detail: 'A deleted domain cannot be restored; add it again.',
+    hint: 'is_deleted',
+  },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
