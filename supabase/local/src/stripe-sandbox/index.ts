@@ -148,6 +148,8 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
         return json(world.subscription(id!));
       case 'POST subscriptions/:id':
         return json(lifecycle.updateSubscription(id!, await formOf(request)));
+      case 'POST subscriptions':
+        return json(lifecycle.createSubscription(await formOf(request)));
       case 'POST subscription_schedules':
         return json(lifecycle.createSchedule(await formOf(request)));
       case 'GET subscription_schedules/:id':
@@ -216,6 +218,11 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     );
   }
 
+  /** The card given at checkout stays on file for later charges (reactivation, upgrades). */
+  const paidWithCard = (session: { customer: string | null }) => {
+    if (session.customer) lifecycle.cardsOnFile.add(session.customer);
+  };
+
   async function checkout(request: Request, sessionId: string, step?: string): Promise<Response> {
     let session;
     try {
@@ -243,10 +250,20 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
           { error: AUTHENTICATION_FAILED.message, email: email ?? undefined },
           402,
         );
-      world.completeCheckout(sessionId, email);
+      paidWithCard(world.completeCheckout(sessionId, email));
       return successRedirect(sessionId);
     }
     const email = fields.get('email')?.trim() || null;
+    // A trial that does not require a card starts without one when none is given.
+    const plan = world.sessionPlan(sessionId);
+    if (
+      plan.trialDays > 0 &&
+      session.payment_method_collection === 'if_required' &&
+      !(fields.get('cardNumber') ?? '').trim()
+    ) {
+      world.completeCheckout(sessionId, email);
+      return successRedirect(sessionId);
+    }
     const card = readCard(
       {
         number: fields.get('cardNumber') ?? '',
@@ -263,7 +280,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
       awaitingAuthentication.set(sessionId, email);
       return authenticationPage(session);
     }
-    world.completeCheckout(sessionId, email);
+    paidWithCard(world.completeCheckout(sessionId, email));
     return successRedirect(sessionId);
   }
 

@@ -95,6 +95,8 @@ export class StripeLifecycle {
   readonly schedules = new Map<string, SubscriptionSchedule>();
   /** Customers whose card now declines (the sandbox's stand-in for a card that went bad). */
   readonly decliningCustomers = new Set<string>();
+  /** Customers who gave a card at checkout (a trial started without one leaves none). */
+  readonly cardsOnFile = new Set<string>();
 
   constructor(private readonly world: StripeWorld) {
     world.renewalHooks.push((subscription, periodStart) =>
@@ -332,6 +334,43 @@ export class StripeLifecycle {
     };
   }
 
+  /** Whether a charge without the customer present succeeds: a card on file that still works. */
+  private hasWorkingCard(customer: string): boolean {
+    return this.cardsOnFile.has(customer) && !this.decliningCustomers.has(customer);
+  }
+
+  /**
+   * `POST /v1/subscriptions`: a new subscription for a customer, charged to the card on file.
+   * Without one that works, `error_if_incomplete` refuses with Stripe's card errors.
+   */
+  createSubscription(form: FormObject): Subscription {
+    const customerId = str(form.customer);
+    if (!customerId) throw invalidParam('customer', 'Missing required param: customer.');
+    this.world.customer(customerId);
+    const entries = list(form.items) ?? [];
+    if (entries.length !== 1)
+      throw invalidParam('items', 'This sandbox supports exactly one subscription item.');
+    const entry = obj(entries[0]) ?? {};
+    const price = this.priceOf(entry, 'items[0]');
+    if (!price) throw invalidParam('items[0][price]', 'Missing required param: items[0][price].');
+    if (!this.hasWorkingCard(customerId)) {
+      if (this.decliningCustomers.has(customerId)) throw DECLINED;
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        'This customer has no attached payment source or default payment method. Please consider adding a default payment method.',
+        'resource_missing',
+      );
+    }
+    return this.world.startSubscription(customerId, {
+      price,
+      quantity: integer(entry.quantity, 'items[0][quantity]', 1) ?? 1,
+      trialDays: 0,
+      subscriptionMetadata: metadataOf(form.metadata, 'metadata'),
+      discount: null,
+    });
+  }
+
   // --- subscription schedules ------------------------------------------------------------
 
   schedule(id: string): SubscriptionSchedule {
@@ -432,14 +471,24 @@ export class StripeLifecycle {
             `${param}[start_date]`,
             'You can not modify the start date of the current phase.',
           );
-        const iterations = integer(phase.iterations, `${param}[iterations]`, 1);
+        // `duration` (or else one period of its price) when no end_date is given.
+        const duration = obj(phase.duration);
+        const durationInterval = str(duration?.interval) as
+          Price['recurring']['interval'] | undefined;
+        if (duration && !['day', 'week', 'month', 'year'].includes(durationInterval ?? ''))
+          throw invalidParam(
+            `${param}[duration][interval]`,
+            'Invalid duration[interval]: must be one of day, week, month, or year',
+          );
         const end =
           dateOf(phase.end_date, `${param}[end_date]`, now) ??
-          addInterval(
-            start,
-            price.recurring.interval,
-            price.recurring.interval_count * (iterations ?? 1),
-          );
+          (duration
+            ? addInterval(
+                start,
+                durationInterval!,
+                integer(duration.interval_count, `${param}[duration][interval_count]`, 1) ?? 1,
+              )
+            : addInterval(start, price.recurring.interval, price.recurring.interval_count));
         if (end <= start)
           throw invalidParam(`${param}[end_date]`, 'The end date must be after the start date.');
         phases.push({

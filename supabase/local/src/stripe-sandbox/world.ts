@@ -61,6 +61,8 @@ export interface CheckoutSession extends Json {
   amount_subtotal: number;
   amount_total: number;
   discounts: { coupon: string; promotion_code: string | null }[];
+  /** `if_required`: a free trial may start without a card. */
+  payment_method_collection: 'always' | 'if_required';
   total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
   livemode: false;
 }
@@ -163,7 +165,7 @@ export interface StripeEvent extends Json {
 }
 
 /** What a checkout session will subscribe to, kept beside the session (Stripe's line_items). */
-interface SessionPlan {
+export interface SessionPlan {
   price: Price;
   quantity: number;
   trialDays: number;
@@ -394,6 +396,8 @@ export class StripeWorld {
       amount_subtotal: trialDays > 0 ? 0 : subtotal,
       amount_total: trialDays > 0 ? 0 : subtotal - discounted,
       discounts: discount ? [sessionDiscount(discount)] : [],
+      payment_method_collection:
+        str(form.payment_method_collection) === 'if_required' ? 'if_required' : 'always',
       total_details: { amount_discount: discounted, amount_shipping: 0, amount_tax: 0 },
       livemode: false,
     };
@@ -453,7 +457,8 @@ export class StripeWorld {
 
   // --- subscriptions ---------------------------------------------------------------------
 
-  private startSubscription(customer: string, plan: SessionPlan): Subscription {
+  /** A subscription on `plan`, its first invoice paid (checkout, and `POST /v1/subscriptions`). */
+  startSubscription(customer: string, plan: SessionPlan): Subscription {
     const now = this.now();
     const trialEnd = plan.trialDays > 0 ? now + plan.trialDays * 86_400 : null;
     const periodEnd =
