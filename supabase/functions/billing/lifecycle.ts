@@ -57,13 +57,16 @@ interface CurrentRow {
   ends_at: Date | null;
 }
 
-/** The account's current card subscription: started, not ended (a grace period counts). */
+/**
+ * The account's current card subscription, not ended (a grace period counts). Stripe
+ * subscriptions (`sub_…`) are never future rows; pending downgrades are schedules (`sub_sched_…`).
+ */
 async function currentSubscription(db: Sql, accountId: string): Promise<CurrentRow | null> {
   const [row] = await db<CurrentRow[]>`
     select billing_id, name, interval, amount::text, ends_at from public.subscriptions
     where account_id = ${accountId} and type = 'default' and billing_type = 1
-      and billing_id like 'sub\\_%' and (ends_at is null or ends_at > now())
-      and (period_starts_at is null or period_starts_at <= now())
+      and billing_id like 'sub\\_%' and billing_id not like 'sub\\_sched\\_%'
+      and (ends_at is null or ends_at > now())
     order by created_at desc limit 1`;
   return row ?? null;
 }
@@ -76,12 +79,19 @@ async function requireCurrent(db: Sql, accountId: string): Promise<CurrentRow> {
 
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 
+/*
+ * Stored as of the current second: Stripe's event timestamps are whole seconds, and an event of
+ * this same second may come from a change after this answer (the webhook applies the state it
+ * fetches, so letting it through is safe); only events of earlier seconds are stale.
+ */
 async function storeSubscription(db: Sql, subscription: Stripe.Subscription) {
-  await db`select app.apply_stripe_subscription(${db.json(asJson(subscription))}, now())`;
+  await db`select app.apply_stripe_subscription(${db.json(asJson(subscription))},
+    date_trunc('second', now()))`;
 }
 
 async function storeSchedule(db: Sql, schedule: Stripe.SubscriptionSchedule) {
-  await db`select app.apply_stripe_subscription_schedule(${db.json(asJson(schedule))}, now())`;
+  await db`select app.apply_stripe_subscription_schedule(${db.json(asJson(schedule))},
+    date_trunc('second', now()))`;
 }
 
 /** The account's plan now and its pending downgrade, as the pages show them. */
@@ -89,13 +99,14 @@ async function state(db: Sql, accountId: string) {
   const [current] = await db.unsafe(
     `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
      where account_id = $1 and type = 'default' and billing_type = 1
-       and (period_starts_at is null or period_starts_at <= now())
+       and billing_id not like 'sub\\_sched\\_%'
      order by (ends_at is null or ends_at > now()) desc, created_at desc limit 1`,
     [accountId],
   );
   const [future] = await db.unsafe(
     `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
-     where account_id = $1 and type = 'default' and period_starts_at > now() and ends_at is null
+     where account_id = $1 and type = 'default' and billing_type = 1
+       and billing_id like 'sub\\_sched\\_%' and period_starts_at > now() and ends_at is null
      order by period_starts_at limit 1`,
     [accountId],
   );
@@ -177,7 +188,8 @@ async function reactivate(account: BillingAccount, deps: LifecycleDeps) {
   const [ended] = await db<{ price_id: string; interval: 'monthly' | 'yearly' }[]>`
     select s.price_id, s.interval from public.subscriptions s
     where s.account_id = ${account.accountId} and s.type = 'default' and s.billing_type = 1
-      and s.billing_id like 'sub\\_%' and s.price_id is not null and s.ends_at <= now()
+      and s.billing_id like 'sub\\_%' and s.billing_id not like 'sub\\_sched\\_%'
+      and s.price_id is not null and s.ends_at <= now()
     order by s.ends_at desc limit 1`;
   const [customer] = await db<{ billing_id: string }[]>`
     select billing_id from public.billing_customers
