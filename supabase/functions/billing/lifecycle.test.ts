@@ -216,6 +216,7 @@ Deno.test('billing lifecycle: upgrade, downgrade scheduled and cancelled, renewa
       assert.equal(updated.status, 200, JSON.stringify(updated.body));
       assert.equal(updated.body.change, 'upgrade');
       assert.equal(updated.body.subscription.interval, 'yearly');
+      assert.equal(updated.body.subscription.amount, 12900);
       const invoice = await until(async () => {
         const [row] = await sql()<{ amount: string }[]>`
           select amount::text from public.invoices

@@ -46,8 +46,9 @@ export interface LifecycleDeps {
   db: () => Sql;
 }
 
+// amount is a bigint, which postgres.js hands over as text; minor units fit a float8 exactly.
 export const SUBSCRIPTION_COLUMNS =
-  'id, name, interval, amount, currency, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
+  'id, name, interval, amount::float8 as amount, currency, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
 
 interface CurrentRow {
   billing_id: string;

@@ -63,7 +63,7 @@ function PlanDetails({
         {subscription.billing_status === 'incomplete' && <Badge color="red">Incomplete</Badge>}
         {ends && ends > now && <Badge color="orange">Cancelled</Badge>}
       </Group>
-      <Text size="sm">
+      <Text size="sm" data-testid="plan-amount">
         {formatMoney(subscription.amount, subscription.currency, locale)} per{' '}
         {PER[subscription.interval]}
       </Text>
