@@ -451,6 +451,33 @@ Deno.test('billing lifecycle: trials, coupons, eligibility, teams and organizati
       assert.deepEqual(refused.body.errors, { subscription: [MESSAGES.notEligibleForPlan] });
     });
 
+    await t.step("a team's admin manages its plan; a member may not", async () => {
+      const owner = await newUser();
+      const admin = await newUser();
+      const member = await newUser();
+      const slug = `team-${crypto.randomUUID().slice(0, 8)}`;
+      const [account] = await sql()<{ id: string }[]>`
+        insert into public.accounts (kind, owner_id, name) values ('team', ${owner.id}, 'Team')
+        returning id`;
+      const [team] = await sql()<{ id: string }[]>`
+        insert into public.teams (account_id, slug, name) values (${account!.id}, ${slug}, 'Team')
+        returning id`;
+      await sql()`insert into public.team_members (team_id, user_id, role)
+        values (${team!.id}, ${admin.id}, 'admin'), (${team!.id}, ${member.id}, 'member')`;
+      const path = `/organization/_/team/${slug}/subscription`;
+      assert.equal((await call(member.auth, 'GET', path)).status, 403);
+      const checkout = await subscribe(admin.auth, 'pro', 'yearly', {
+        organization: '_',
+        team: slug,
+      });
+      assert.equal(
+        checkout.success_url,
+        `http://localhost:45173/app/organization/_/team/${slug}/subscription/success?session_id={CHECKOUT_SESSION_ID}`,
+      );
+      const state = await call(admin.auth, 'GET', path);
+      assert.equal(state.body.subscription.name, 'pro');
+      assert.equal((await call(member.auth, 'DELETE', path, { billing_type: 1 })).status, 403);
+    });
     await t.step(
       'an organization owner subscribes the organization; a member may not',
       async () => {
