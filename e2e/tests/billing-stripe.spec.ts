@@ -27,7 +27,7 @@ async function openProCheckout(page: Page) {
 }
 
 test.describe('subscribing with a card (billing type 1)', () => {
-  test('a free user subscribes to Pro yearly with 4242…, sees Pro, cancels and resumes', async ({
+  test('a free user starts a Pro trial with 4242…, sees it, cancels, sees the grace period and resumes', async ({
     page,
     factories,
   }) => {
@@ -48,12 +48,16 @@ test.describe('subscribing with a card (billing type 1)', () => {
     // The seeded Pro plan offers a 7-day trial, which "Choose Pro" asks for.
     await expect(page.getByTestId('trial-days-left')).toHaveText('7 days left in your trial.');
 
-    await page.getByRole('button', { name: 'Cancel subscription' }).click();
-    await expect(page.getByTestId('renewal')).toContainText('Your plan ends on');
-    await expect(page.getByRole('button', { name: 'Resume subscription' })).toBeVisible();
+    // Cancel at the period end: the grace period, then resume.
+    await page.getByRole('link', { name: 'Cancel subscription' }).click();
+    await page.getByRole('button', { name: 'Cancel at the end of the period' }).click();
+    await expect(page).toHaveURL('/app/settings/subscription');
+    await expect(page.getByTestId('grace-period')).toContainText(
+      'Your plan is cancelled. It stays active until',
+    );
     await page.getByRole('button', { name: 'Resume subscription' }).click();
     await expect(page.getByTestId('renewal')).toContainText('Renews on');
-    await expect(page.getByRole('button', { name: 'Cancel subscription' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cancel subscription' })).toBeVisible();
   });
 
   test('a declined card keeps the user on the checkout with the decline message', async ({

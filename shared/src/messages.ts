@@ -16,6 +16,15 @@ export const MESSAGES = {
   subscriptionCreateFailed:
     'We were unable to create your subscription. Please contact customer support.',
   paymentDeclined: 'Payment declined. Please update your payment method.',
+  /** app-shell 8 names reactivate, resume and update failures without sentences. */
+  subscriptionReactivateFailed:
+    'We were unable to reactivate your subscription. Please contact customer support.',
+  subscriptionResumeFailed:
+    'We were unable to resume your subscription. Please contact customer support.',
+  subscriptionUpdateFailed:
+    'We were unable to update your subscription. Please contact customer support.',
+  subscriptionUpdateTooLong:
+    'Confirming your plan change is taking longer than expected. Check this page again in a few minutes.',
 
   notEnoughCredits: 'Not enough credits for this operation',
   couldNotLoadUrl: 'Could not load URL',

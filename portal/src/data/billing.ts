@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { BillingInterval } from '@shortlane/shared/constants.ts';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
@@ -7,7 +7,7 @@ import { useUserId } from './use-user-id.ts';
 
 /**
  * The `billing` function (billing type 1): the spec's new-subscription call and its checkout
- * data, the checkout's status, cancel and resume. Refusals reject with supabase-js'
+ * data, and the checkout's status (the lifecycle calls are in data/subscription/). Refusals reject with supabase-js'
  * FunctionsHttpError; the global response handler has already announced them.
  */
 
@@ -35,6 +35,9 @@ export interface NewSubscription {
   currency: string;
   trial: boolean;
   coupon?: string;
+  /** For a team's or an organization's plan (slugs; `_` for a team outside organizations). */
+  organization?: string;
+  team?: string;
 }
 
 export interface BillingSubscription {
@@ -93,73 +96,5 @@ export function useCheckoutStatusQuery(sessionId: string | null) {
     },
     // Until the subscription is recorded; a timer between asks, never a busy loop.
     refetchInterval: (query) => (query.state.data?.subscription ? false : CHECKOUT_POLL_MS),
-  });
-}
-
-export type SubscriptionChange = 'cancel' | 'resume';
-
-export function useSubscriptionChangeMutation() {
-  const supabase = useSupabase();
-  const queryClient = useQueryClient();
-  const userId = useUserId();
-  return useMutation({
-    mutationFn: async (change: SubscriptionChange) => {
-      const { error } =
-        change === 'cancel'
-          ? await supabase.functions.invoke('billing/settings/subscription', {
-              method: 'DELETE',
-              body: { billing_type: 1 },
-            })
-          : await supabase.functions.invoke('billing/settings/subscription/resume', {
-              method: 'PUT',
-            });
-      if (error) throw error;
-    },
-    onSettled: () =>
-      userId ? queryClient.invalidateQueries({ queryKey: userScope(userId) }) : undefined,
-  });
-}
-
-const PLAN_SUBSCRIPTION_COLUMNS =
-  'id, name, interval, amount, currency, billing_type, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at, created_at';
-
-export interface PlanSubscription extends BillingSubscription {
-  id: string;
-  amount: number;
-  currency: string;
-  billing_type: number | null;
-  period_starts_at: string | null;
-  created_at: string;
-}
-
-export const planSubscriptionKeys = {
-  current: (userId: string, accountId: string) =>
-    [...userScope(userId), 'plan-subscription', accountId] as const,
-};
-
-/**
- * The personal account's current plan subscription with its billing dates (started, not
- * ended, newest first: the rule of app.account_price_id), or null on the free plan.
- */
-export function useCurrentPlanSubscriptionQuery(accountId: string | null | undefined) {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
-    queryKey: planSubscriptionKeys.current(userId ?? '', accountId ?? ''),
-    enabled: userId != null && accountId != null,
-    queryFn: async (): Promise<PlanSubscription | null> => {
-      const now = new Date().toISOString();
-      const { data, error } = await supabase
-        .from('subscriptions')
-        .select(PLAN_SUBSCRIPTION_COLUMNS)
-        .eq('account_id', accountId!)
-        .eq('type', 'default')
-        .or(`period_starts_at.is.null,period_starts_at.lte.${now}`)
-        .or(`ends_at.is.null,ends_at.gt.${now}`)
-        .order('created_at', { ascending: false })
-        .limit(1);
-      if (error) throw error;
-      return (data[0] as PlanSubscription | undefined) ?? null;
-    },
   });
 }

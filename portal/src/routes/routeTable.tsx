@@ -65,6 +65,10 @@ const SalePage = page(() => import('../pages/SalePage/SalePage.tsx'));
 const CareersPage = page(() => import('../pages/CareersPage/CareersPage.tsx'));
 // The API reference and its OpenAPI document: their own chunk, fetched only on /app/dev.
 const DevPage = page(() => import('../features/api-docs/DevPage.tsx'));
+const SubscriptionPage = page(() => import('../features/billing/SubscriptionPage.tsx'));
+const SubscriptionSuccessPage = page(
+  () => import('../features/billing/SubscriptionSuccessPage.tsx'),
+);
 // API tokens (features/api-tokens), one set of pages for the user's and a team's tokens.
 const ApiTokensPage = page(() => import('../features/api-tokens/ApiTokensPage.tsx'));
 const NewApiTokenPage = page(() => import('../features/api-tokens/NewApiTokenPage.tsx'));
@@ -389,31 +393,17 @@ function settingsRoutes(): PageRoute[] {
       'Account usage',
       'What your plan allows, what you used, and overages.',
     ),
+    // The subscription screens of every scope (features/billing): one page module reading the
+    // route's name and parameters.
+    { name: 'settings.subscription', guards: LOGIN, screen: SubscriptionPage },
+    { name: 'settings.subscription.success', guards: LOGIN, screen: SubscriptionSuccessPage },
+    { name: 'settings.subscription.cancel', guards: LOGIN, screen: SubscriptionPage },
     {
-      name: 'settings.subscription',
+      name: 'settings.subscription.update.verification',
       guards: LOGIN,
-      screen: page(() => import('../features/billing/SubscriptionPage.tsx')),
+      screen: SubscriptionPage,
     },
-    {
-      name: 'settings.subscription.success',
-      guards: LOGIN,
-      screen: page(() => import('../features/billing/SubscriptionSuccessPage.tsx')),
-    },
-    settings(
-      'settings.subscription.cancel',
-      'Cancel subscription',
-      'End your plan now or at the end of the period.',
-    ),
-    settings(
-      'settings.subscription.update.verification',
-      'Confirming your plan change',
-      'The payment provider is confirming your plan change.',
-    ),
-    settings(
-      'settings.subscription.update',
-      'Change plan',
-      'Move to another plan or billing period.',
-    ),
+    { name: 'settings.subscription.update', guards: LOGIN, screen: SubscriptionPage },
     settings(
       'settings.paymentMethod',
       'Payment method',
@@ -451,22 +441,10 @@ function teamRoutes(): PageRoute[] {
     { name: 'team.api.new', guards: TEAM, screen: NewApiTokenPage },
     { name: 'team.api.edit', guards: TEAM, screen: EditApiTokenPage },
     { name: 'team.usage', guards: TEAM, screen: TeamUsagePage },
-    team('team.subscription', 'Team subscription', "The team's plan and its renewal."),
-    team(
-      'team.subscription.success',
-      'Team subscription confirmed',
-      "The team's new plan is active.",
-    ),
-    team(
-      'team.subscription.cancel',
-      'Cancel team subscription',
-      "End the team's plan now or at the end of the period.",
-    ),
-    team(
-      'team.subscription.update',
-      'Change team plan',
-      'Move the team to another plan or period.',
-    ),
+    { name: 'team.subscription', guards: TEAM, screen: SubscriptionPage },
+    { name: 'team.subscription.success', guards: TEAM, screen: SubscriptionSuccessPage },
+    { name: 'team.subscription.cancel', guards: TEAM, screen: SubscriptionPage },
+    { name: 'team.subscription.update', guards: TEAM, screen: SubscriptionPage },
     team('team.paymentMethod', 'Team payment method', "The card the team's plan is paid with."),
     team('team.invoices', 'Team invoices', "The team's invoices to view and download."),
   ];
@@ -515,26 +493,14 @@ function organizationRoutes(): PageRoute[] {
     },
     org('org.settings.sso', 'Single sign-on', "The organization's single sign-on settings."),
     { name: 'org.settings.domains', guards: ORGANIZATIONS, screen: DomainsPage },
-    org(
-      'org.settings.subscription',
-      'Organization subscription',
-      "The organization's plan, its renewal and its seats.",
-    ),
-    org(
-      'org.settings.subscription.success',
-      'Organization subscription confirmed',
-      'The new plan is active.',
-    ),
-    org(
-      'org.settings.subscription.cancel',
-      'Cancel organization subscription',
-      "End the organization's plan.",
-    ),
-    org(
-      'org.settings.subscription.update',
-      'Change organization plan',
-      'Move to another plan or period.',
-    ),
+    { name: 'org.settings.subscription', guards: ORGANIZATIONS, screen: SubscriptionPage },
+    {
+      name: 'org.settings.subscription.success',
+      guards: ORGANIZATIONS,
+      screen: SubscriptionSuccessPage,
+    },
+    { name: 'org.settings.subscription.cancel', guards: ORGANIZATIONS, screen: SubscriptionPage },
+    { name: 'org.settings.subscription.update', guards: ORGANIZATIONS, screen: SubscriptionPage },
     org(
       'org.settings.payment',
       'Organization payment',

@@ -1,118 +1,72 @@
 /**
- * billing: the signed-in user's plan with billing type 1 (Stripe), personal account only.
+ * billing: plans with billing type 1 (Stripe) for a person, a team or an organization.
  *
  *   POST   /billing/new-subscription { billing_type, subscription, interval, currency, type,
- *          trial, coupon? }                          → 200 { checkout } (app-shell 7's data)
+ *          trial, coupon?, organization?, team? }   → 200 { checkout } (app-shell 7's data)
  *   GET    /billing/checkout/{session_id}            → 200 { status, subscription | null }
- *   DELETE /billing/settings/subscription[/now] { billing_type }  → 200 { subscription }
- *   PUT    /billing/settings/subscription/resume     → 200 { subscription }
+ *   GET    /billing/coupon/{code}                    → 200 { code, amount_off, percent_off, … }
+ *   …      /billing/{scope}/subscription…            cancel, resume, reactivate, update,
+ *                                                    scheduled downgrade (lifecycle.ts)
  *
  * The checkout completes at Stripe; the stripe-webhook function records what it created, and
- * the success page polls GET checkout until that has happened. Cancel and resume change the
- * subscription at Stripe and store the answer at once; the webhook that follows is then stale.
+ * the success page polls GET checkout until that has happened.
  */
-import { callerOf } from '../_shared/caller.ts';
-import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
+import type { CardBilling } from '../_shared/billing/provider.ts';
 import { HttpError, handler, json } from '../_shared/http.ts';
-import { isImpersonation } from '../_shared/impersonation.ts';
 import { invalid } from '../_shared/kiosk/request.ts';
-import { permissionDenied } from '../_shared/kiosk/staff.ts';
 import { sql, type Sql } from '../_shared/sql.ts';
+import { MESSAGES } from '../../../shared/src/messages.ts';
+import {
+  billingAccount,
+  mayManageBilling,
+  scopeFromBody,
+  scopedSubscriptionPath,
+  subscriptionPagePath,
+} from './account.ts';
+import { checkoutCoupon, couponLookup } from './coupon.ts';
+import { SUBSCRIPTION_COLUMNS, subscriptionRoute } from './lifecycle.ts';
+import { findPlanPrice, jsonBody, planMetadata, priceRequest, readOrder } from './order.ts';
 import { allowedReturnOrigin } from './return-origin.ts';
 
-export const CREATE_FAILED =
-  'We were unable to create your subscription. Please contact customer support.';
+export const CREATE_FAILED = MESSAGES.subscriptionCreateFailed;
 export const ALREADY_SUBSCRIBED = 'You already have a subscription. Change it from your settings.';
-export const NO_SUBSCRIPTION = 'You have no subscription to change.';
-
-const INTERVALS = { monthly: 'month', yearly: 'year' } as const;
+export { NO_SUBSCRIPTION } from './lifecycle.ts';
 
 export interface BillingDeps {
   billing: () => CardBilling;
   db: () => Sql;
   returnOrigins: () => string;
+  /** The clock coupons are checked against (the sale calendar). */
+  now?: () => Date;
+  /** SALE_CALENDAR: the sale's dates as JSON, when configured. */
+  saleCalendar?: () => string | undefined;
 }
 
 const defaults: BillingDeps = {
   billing: cardBillingFromEnv,
   db: sql,
   returnOrigins: () => Deno.env.get('BILLING_RETURN_ORIGINS') ?? '',
+  now: () => new Date(),
+  saleCalendar: () => Deno.env.get('SALE_CALENDAR'),
 };
-
-async function jsonBody(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
-  if (text.trim() === '') return {};
-  try {
-    const body: unknown = JSON.parse(text);
-    if (typeof body === 'object' && body !== null && !Array.isArray(body))
-      return body as Record<string, unknown>;
-  } catch {
-    // Falls through to the refusal.
-  }
-  throw new HttpError(400, 'The body must be a JSON object', 'invalid_json');
-}
-
-function readBillingType(body: Record<string, unknown>) {
-  const type = body.billing_type ?? 1;
-  if (type !== 1 && type !== '1') {
-    throw invalid('billing_type', 'Only billing type 1 (card) is available.');
-  }
-}
-
-interface Account {
-  accountId: string;
-  userId: string;
-  email: string | null;
-}
-
-async function callerAccount(request: Request, db: Sql): Promise<Account> {
-  const { claims } = callerOf(request);
-  if (claims.role !== 'authenticated' || typeof claims.sub !== 'string') throw permissionDenied();
-  if (isImpersonation(claims)) throw permissionDenied();
-  const [row] = await db<{ account_id: string; email: string | null }[]>`
-    select personal_account_id as account_id, email from public.profiles where id = ${claims.sub}`;
-  if (!row) throw permissionDenied();
-  return { accountId: row.account_id, userId: claims.sub, email: row.email };
-}
-
-interface PlanPrice {
-  price_id: string;
-  plan_name: string;
-  amount: string;
-  currency: string;
-  trial_days: number;
-  trial_available: boolean;
-}
 
 async function newSubscription(request: Request, deps: BillingDeps): Promise<Response> {
   const db = deps.db();
-  const account = await callerAccount(request, db);
   const body = await jsonBody(request);
-  readBillingType(body);
-  const name = body.subscription;
-  if (typeof name !== 'string' || name === '') throw invalid('subscription', 'Choose a plan.');
-  const interval = body.interval ?? 'yearly';
-  if (interval !== 'monthly' && interval !== 'yearly')
-    throw invalid('interval', 'The interval must be monthly or yearly.');
-  const currency = String(body.currency ?? 'USD').toUpperCase();
-  if ((body.type ?? 'default') !== 'default')
-    throw invalid('type', 'Only plan subscriptions are sold here.');
-
-  const [price] = await db<PlanPrice[]>`
-    select pp.id as price_id, p.name as plan_name, pp.amount::text, pp.currency,
-           p.trial_days, p.trial_available
-    from public.plans p join public.plan_prices pp on pp.plan_id = p.id
-    where p.name = ${name} and p.active and not p.hidden and not p.custom and p.type = 'user'
-      and p.name <> 'free' and pp.active and pp.interval = ${interval} and pp.currency = ${currency}`;
-  if (!price)
-    throw invalid('subscription', 'This plan is not available for that period and currency.');
+  const order = readOrder(body);
+  const account = await billingAccount(request, db, scopeFromBody(body));
+  const price = await findPlanPrice(db, order);
 
   const [current] = await db`
     select 1 from public.subscriptions s
     where s.account_id = ${account.accountId} and s.type = 'default' and s.name <> 'free'
       and (s.ends_at is null or s.ends_at > now())`;
   if (current) throw invalid('subscription', ALREADY_SUBSCRIBED);
+  const [fits] = await db<{ fits: boolean }[]>`
+    select app.plan_fits_account(${account.accountId}, ${price.price_id}) as fits`;
+  if (!fits?.fits) throw invalid('subscription', MESSAGES.notEligibleForPlan);
+  // A trial once per account: any paid plan before, trial or not, uses it up.
   const [history] = await db`
     select 1 from public.subscriptions where account_id = ${account.accountId} and name <> 'free'`;
   const trialDays = body.trial === true && price.trial_available && !history ? price.trial_days : 0;
@@ -122,7 +76,7 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
     throw new HttpError(400, 'This site may not start a checkout.', 'origin_not_allowed');
 
   const billing = deps.billing();
-  const metadata = { account_id: account.accountId, plan_price_id: price.price_id };
+  const metadata = planMetadata(account.accountId, price);
   try {
     const [existing] = await db<{ billing_id: string }[]>`
       select billing_id from public.billing_customers
@@ -145,29 +99,37 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
         where account_id = ${account.accountId} and billing_type = 1`;
       customerId = winner!.billing_id;
     }
-    const successUrl = `${origin}/app/settings/subscription/success?session_id={CHECKOUT_SESSION_ID}`;
+    const couponId = await checkoutCoupon(
+      db,
+      billing,
+      body.coupon,
+      order.interval,
+      deps.now?.() ?? new Date(),
+      deps.saleCalendar?.(),
+    );
+    const page = `${origin}${subscriptionPagePath(account.scope)}`;
+    const successUrl = `${page}/success?session_id={CHECKOUT_SESSION_ID}`;
     const session = await billing.createCheckout({
       customerId,
-      unitAmount: Number(price.amount),
-      currency: price.currency.toLowerCase(),
-      interval: INTERVALS[interval],
-      productName: `Shortlane ${price.plan_name} (${interval})`,
+      ...priceRequest(price),
       trialDays,
       successUrl,
-      cancelUrl: `${origin}/app/pricing`,
+      cancelUrl: account.scope.organization === null ? `${origin}/app/pricing` : page,
       metadata,
+      couponId,
+      requirePaymentMethod: price.force_payment_method,
     });
     return json({
       checkout: {
         billing_type: 1,
         customer: { id: customerId, auth_token: null },
-        discount_code: null,
+        discount_code: couponId,
         prices: [{ price_id: price.price_id }],
         payment_method: null,
         transaction_id: session.id,
         success_url: successUrl,
         locale: 'en',
-        allow_discounts: false,
+        allow_discounts: couponId !== null,
         payment_methods: ['card'],
         payment_url: session.url,
       },
@@ -178,12 +140,8 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   }
 }
 
-const SUBSCRIPTION_COLUMNS =
-  'name, interval, billing_status, ends_at, trial_ends_at, period_ends_at';
-
 async function checkoutStatus(request: Request, deps: BillingDeps, sessionId: string) {
   const db = deps.db();
-  const account = await callerAccount(request, db);
   if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) throw invalid('session_id', 'Unknown checkout.');
   let session;
   try {
@@ -191,7 +149,8 @@ async function checkoutStatus(request: Request, deps: BillingDeps, sessionId: st
   } catch {
     throw new HttpError(404, 'Unknown checkout.', 'checkout_not_found');
   }
-  if (session.metadata?.account_id !== account.accountId)
+  const accountId = session.metadata?.account_id;
+  if (!accountId || !(await mayManageBilling(request, accountId)))
     throw new HttpError(404, 'Unknown checkout.', 'checkout_not_found');
   const subscriptionId =
     typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
@@ -199,35 +158,10 @@ async function checkoutStatus(request: Request, deps: BillingDeps, sessionId: st
     ? await db.unsafe(
         `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
          where billing_type = 1 and billing_id = $1 and account_id = $2`,
-        [subscriptionId, account.accountId],
+        [subscriptionId, accountId],
       )
     : [];
   return json({ status: session.status, subscription: subscription ?? null });
-}
-
-type Change = 'cancel' | 'cancel-now' | 'resume';
-
-async function changeSubscription(request: Request, deps: BillingDeps, change: Change) {
-  const db = deps.db();
-  const account = await callerAccount(request, db);
-  if (change !== 'resume') readBillingType(await jsonBody(request));
-  const [row] = await db<{ billing_id: string }[]>`
-    select billing_id from public.subscriptions
-    where account_id = ${account.accountId} and type = 'default' and billing_type = 1
-      and billing_id is not null and (ends_at is null or ends_at > now())
-    order by created_at desc limit 1`;
-  if (!row) throw new HttpError(404, NO_SUBSCRIPTION, 'subscription_not_found');
-  const billing = deps.billing();
-  const updated =
-    change === 'cancel-now'
-      ? await billing.cancelNow(row.billing_id)
-      : await billing.setCancelAtPeriodEnd(row.billing_id, change === 'cancel');
-  await db`select app.apply_stripe_subscription(${db.json(JSON.parse(JSON.stringify(updated)))}, now())`;
-  const [subscription] = await db.unsafe(
-    `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions where billing_type = 1 and billing_id = $1`,
-    [row.billing_id],
-  );
-  return json({ subscription });
 }
 
 export function createBillingHandler(deps: BillingDeps = defaults) {
@@ -240,12 +174,13 @@ export function createBillingHandler(deps: BillingDeps = defaults) {
       return await newSubscription(request, deps);
     const checkout = /^\/checkout\/([^/]+)$/.exec(path);
     if (method === 'GET' && checkout) return await checkoutStatus(request, deps, checkout[1]!);
-    if (method === 'DELETE' && path === '/settings/subscription')
-      return await changeSubscription(request, deps, 'cancel');
-    if (method === 'DELETE' && path === '/settings/subscription/now')
-      return await changeSubscription(request, deps, 'cancel-now');
-    if (method === 'PUT' && path === '/settings/subscription/resume')
-      return await changeSubscription(request, deps, 'resume');
+    const coupon = /^\/coupon\/([^/]+)$/.exec(path);
+    if (method === 'GET' && coupon) return await couponLookup(deps.db(), coupon[1]!);
+    const scoped = scopedSubscriptionPath(path);
+    if (scoped) {
+      const answer = await subscriptionRoute(request, deps, scoped.scope, scoped.rest);
+      if (answer) return answer;
+    }
     throw new HttpError(404, 'Not Found', 'not_found');
   });
 }

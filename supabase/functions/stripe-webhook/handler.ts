@@ -25,6 +25,15 @@ const SUBSCRIPTION_EVENTS = new Set([
   'customer.subscription.deleted',
 ]);
 const INVOICE_EVENTS = new Set(['invoice.paid', 'invoice.payment_failed']);
+/** A schedule's events: its next phase is the account's pending downgrade. */
+const SCHEDULE_EVENTS = new Set([
+  'subscription_schedule.created',
+  'subscription_schedule.updated',
+  'subscription_schedule.released',
+  'subscription_schedule.canceled',
+  'subscription_schedule.completed',
+  'subscription_schedule.aborted',
+]);
 
 function isMissing(error: unknown): boolean {
   return (error as { code?: string } | null)?.code === 'resource_missing';
@@ -57,6 +66,8 @@ async function currentObjects(billing: CardBilling, event: Stripe.Event): Promis
   }
   if (SUBSCRIPTION_EVENTS.has(event.type))
     return [await fresh(() => billing.retrieveSubscription(id), object)];
+  if (SCHEDULE_EVENTS.has(event.type))
+    return [await fresh(() => billing.retrieveSchedule(id), object)];
   if (INVOICE_EVENTS.has(event.type))
     return [await fresh(() => billing.retrieveInvoice(id), object)];
   return [];

@@ -6,8 +6,9 @@ import { CHECKOUT_POLL_MS, useCheckoutStatusQuery } from '../../data/billing.ts'
 import { refreshAppState } from '../../data/refresh.ts';
 import { useUserId } from '../../data/use-user-id.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
-import { paths } from '../../routes/paths.ts';
+import { subscriptionPaths } from '../../data/subscription/scope.ts';
 import { planTitle } from '../../pages/PricingPage/planText.ts';
+import { useRouteScope } from './routeScope.ts';
 
 /** How long the page waits for the payment provider's confirmation before saying so. */
 export const CONFIRMATION_TIMEOUT_MS = 60_000;
@@ -20,6 +21,8 @@ export const CONFIRMATION_TIMEOUT_MS = 60_000;
 export default function SubscriptionSuccessPage() {
   usePageTitle('Subscription confirmed');
   const [params] = useSearchParams();
+  // The same page for team.subscription.success and org.settings.subscription.success.
+  const subscriptionPath = subscriptionPaths(useRouteScope()).subscription;
   const sessionId = params.get('session_id');
   const status = useCheckoutStatusQuery(sessionId);
   const queryClient = useQueryClient();
@@ -41,7 +44,7 @@ export default function SubscriptionSuccessPage() {
   if (!sessionId || status.isError) {
     return (
       <Alert color="red" role="alert" title="We could not find this checkout">
-        <Button component={Link} to={paths['settings.subscription']} mt="sm" size="xs">
+        <Button component={Link} to={subscriptionPath} mt="sm" size="xs">
           Go to your subscription
         </Button>
       </Alert>
@@ -56,7 +59,7 @@ export default function SubscriptionSuccessPage() {
           <Text data-testid="subscribed-plan">
             You are now on {planTitle(subscription.name)} ({subscription.interval}).
           </Text>
-          <Button component={Link} to={paths['settings.subscription']} mt="md">
+          <Button component={Link} to={subscriptionPath} mt="md">
             See your subscription
           </Button>
         </Paper>

@@ -24,6 +24,7 @@ const TEAM_PAGES: readonly { route: RouteName; label: string }[] = [
   { route: 'team.profile', label: 'Profile' },
   { route: 'team.membership', label: 'Membership' },
   { route: 'team.usage', label: 'Usage' },
+  { route: 'team.subscription', label: 'Subscription' },
 ];
 
 function TeamSidebar({ org, team }: { org: string; team: string }) {

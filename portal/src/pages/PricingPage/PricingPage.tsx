@@ -67,9 +67,17 @@ function ChoosePlanButton({
   const notify = useNotify();
   const [leaving, setLeaving] = useState(false);
   const [, setSurveySkipped] = useStoredFlag(STORAGE_KEYS.surveySkipped, false);
+  // The remembered coupon goes with the checkout; the server applies it where it is valid.
+  const coupon = useRememberedCoupon().code;
   const choose = () =>
     checkout.mutate(
-      { subscription: plan.name, interval, currency, trial: plan.trial_available },
+      {
+        subscription: plan.name,
+        interval,
+        currency,
+        trial: plan.trial_available,
+        ...(coupon ? { coupon } : {}),
+      },
       {
         onSuccess: (data) => {
           setLeaving(true);
@@ -127,8 +135,13 @@ function PlanAction({
   if (plan.name === 'free') return null;
   if (!viewer.subscribed)
     return <ChoosePlanButton plan={plan} interval={interval} currency={viewer.currency} />;
+  // A subscriber moves plans on the update page (prorated now, or scheduled as a downgrade).
   return (
-    <Button component={Link} to={paths['settings.subscription']} fullWidth>
+    <Button
+      component={Link}
+      to={href('settings.subscription.update', { subscription: plan.name, interval })}
+      fullWidth
+    >
       Choose {planTitle(plan.name)}
     </Button>
   );

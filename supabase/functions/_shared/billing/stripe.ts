@@ -1,6 +1,6 @@
 import Stripe from 'stripe';
 import { requireEnv } from '../env.ts';
-import type { CardBilling, CheckoutRequest } from './provider.ts';
+import type { CardBilling, CheckoutRequest, PriceRequest } from './provider.ts';
 
 /** Stripe's default: a signature older than this (seconds) is refused as a replay. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -27,8 +27,24 @@ export function stripeSdk(secretKey: string, apiBase?: string): Stripe {
   });
 }
 
+function isMissing(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'resource_missing';
+}
+
 export function createStripeBilling(stripe: Stripe, webhookSecret: string): CardBilling {
   const crypto = Stripe.createSubtleCryptoProvider();
+  const createPrice = (price: PriceRequest) =>
+    stripe.prices.create({
+      currency: price.currency,
+      unit_amount: price.unitAmount,
+      recurring: { interval: price.interval },
+      product_data: { name: price.productName },
+    });
+  const itemOf = (subscription: Stripe.Subscription) => {
+    const item = subscription.items.data[0];
+    if (!item) throw new Error(`subscription ${subscription.id} has no item`);
+    return item;
+  };
   return {
     billingType: 1,
     createCustomer: ({ email, metadata }) =>
@@ -48,6 +64,10 @@ export function createStripeBilling(stripe: Stripe, webhookSecret: string): Card
             },
           },
         ],
+        ...(input.couponId ? { discounts: [{ coupon: input.couponId }] } : {}),
+        ...(input.trialDays > 0 && input.requirePaymentMethod === false
+          ? { payment_method_collection: 'if_required' as const }
+          : {}),
         success_url: input.successUrl,
         cancel_url: input.cancelUrl,
         client_reference_id: input.metadata.account_id,
@@ -63,6 +83,75 @@ export function createStripeBilling(stripe: Stripe, webhookSecret: string): Card
       stripe.subscriptions.update(id, { cancel_at_period_end: cancel }),
     cancelNow: (id) => stripe.subscriptions.cancel(id),
     retrieveInvoice: (id) => stripe.invoices.retrieve(id),
+    changePrice: async (subscription, price, metadata) => {
+      const created = await createPrice(price);
+      return stripe.subscriptions.update(subscription.id, {
+        items: [{ id: itemOf(subscription).id, price: created.id }],
+        proration_behavior: 'always_invoice',
+        payment_behavior: 'error_if_incomplete',
+        metadata,
+      });
+    },
+    previewPriceChange: async (subscription, price) => {
+      const created = await createPrice(price);
+      return stripe.invoices.createPreview({
+        subscription: subscription.id,
+        subscription_details: {
+          items: [{ id: itemOf(subscription).id, price: created.id }],
+          proration_behavior: 'always_invoice',
+        },
+      });
+    },
+    scheduleChange: async (subscription, price, metadata) => {
+      const created = await createPrice(price);
+      const schedule = await stripe.subscriptionSchedules.create({
+        from_subscription: subscription.id,
+      });
+      const current = schedule.phases[0]!;
+      return stripe.subscriptionSchedules.update(schedule.id, {
+        end_behavior: 'release',
+        phases: [
+          {
+            start_date: current.start_date,
+            end_date: current.end_date,
+            items: current.items.map((item) => ({
+              price: typeof item.price === 'string' ? item.price : item.price.id,
+              quantity: item.quantity ?? 1,
+            })),
+          },
+          {
+            items: [{ price: created.id, quantity: 1 }],
+            metadata,
+            duration: { interval: price.interval, interval_count: 1 },
+          },
+        ],
+      });
+    },
+    subscribeAgain: async (customerId, price, metadata) => {
+      const created = await createPrice(price);
+      return stripe.subscriptions.create({
+        customer: customerId,
+        items: [{ price: created.id, quantity: 1 }],
+        metadata,
+        payment_behavior: 'error_if_incomplete',
+      });
+    },
+    retrieveSchedule: (id) => stripe.subscriptionSchedules.retrieve(id),
+    releaseSchedule: (id) => stripe.subscriptionSchedules.release(id),
+    ensureCoupon: async (coupon) => {
+      try {
+        return await stripe.coupons.retrieve(coupon.id);
+      } catch (error) {
+        if (!isMissing(error)) throw error;
+      }
+      return stripe.coupons.create({
+        id: coupon.id,
+        duration: 'once',
+        ...(coupon.percentOff !== null
+          ? { percent_off: coupon.percentOff }
+          : { amount_off: coupon.amountOff!, currency: coupon.currency!.toLowerCase() }),
+      });
+    },
     listInvoices: async (customerId) =>
       (await stripe.invoices.list({ customer: customerId, limit: 100 })).data,
     verifyWebhook: (rawBody, signature) =>

@@ -44,9 +44,20 @@ export function checkoutPage(view: CheckoutView, status = 200): Response {
     ? `<p><a href="${escape(session.cancel_url)}">← Back</a></p>`
     : '';
   const error = view.error ? `<p class="error" role="alert">${escape(view.error)}</p>` : '';
+  const discount = session.total_details.amount_discount;
+  const coupon = session.discounts[0]?.coupon ?? '';
+  const due =
+    discount > 0
+      ? `<p>Discount (${escape(coupon)}): −${formatAmount(discount, price.currency)}</p>
+<p data-testid="due-today">Due today: <strong>${formatAmount(session.amount_total, price.currency)}</strong></p>`
+      : '';
+  const cardOptional = trialDays > 0 && session.payment_method_collection === 'if_required';
+  const optional = cardOptional
+    ? '<p class="muted">No card needed for the trial: leave the card fields empty.</p>'
+    : '';
   return page(
     'Checkout',
-    `${cancel}<h1>Subscribe</h1><p><strong>${amount}</strong> per ${per}</p>${trial}
+    `${cancel}<h1>Subscribe</h1><p><strong>${amount}</strong> per ${per}</p>${trial}${due}${optional}
 <form method="post" action="${escape(session.id)}">
 <label for="email">Email</label><input id="email" name="email" type="email" value="${escape(view.email ?? session.customer_email ?? '')}">
 <label for="cardNumber">Card number</label><input id="cardNumber" name="cardNumber" inputmode="numeric" autocomplete="cc-number" placeholder="1234 1234 1234 1234">

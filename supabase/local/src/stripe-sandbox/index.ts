@@ -4,6 +4,7 @@ import { AUTHENTICATION_FAILED, cardOutcome, readCard } from './cards.ts';
 import { authenticationPage, checkoutPage, formatAmount, messagePage } from './checkout-page.ts';
 import { StripeError, invalidParam } from './errors.ts';
 import { decodeForm, str, type FormObject } from './form.ts';
+import { StripeLifecycle } from './lifecycle.ts';
 import { WebhookDeliverer, type DeliveryOptions, type WebhookEndpoint } from './webhooks.ts';
 import { StripeWorld } from './world.ts';
 
@@ -33,6 +34,7 @@ export interface StripeSandboxOptions {
 export interface StripeSandbox {
   handler: WebHandler;
   world: StripeWorld;
+  lifecycle: StripeLifecycle;
   deliverer: WebhookDeliverer;
   stop(): Promise<void>;
 }
@@ -100,6 +102,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     now: options.now,
     emit: (event) => deliverer.send(event.id, JSON.stringify(event, null, 2)),
   });
+  const lifecycle = new StripeLifecycle(world);
   /** Sessions whose card asked for 3-D Secure, waiting for the confirm step. */
   const awaitingAuthentication = new Map<string, string | null>();
 
@@ -123,7 +126,11 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     // Nested resources (checkout/sessions) read as one name.
     const [resource, id, extra] =
       path[0] === 'checkout' ? [`checkout/${path[1] ?? ''}`, ...path.slice(2)] : path;
-    const route = `${method} ${resource}${id ? '/:id' : ''}${extra ? `/${extra}` : ''}`;
+    // `invoices/create_preview` is a verb, not an id.
+    const route =
+      resource === 'invoices' && id === 'create_preview'
+        ? `${method} invoices/create_preview`
+        : `${method} ${resource}${id ? '/:id' : ''}${extra ? `/${extra}` : ''}`;
     switch (route) {
       case 'POST prices':
         return json(world.createPrice(await formOf(request)));
@@ -140,7 +147,33 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
       case 'GET subscriptions/:id':
         return json(world.subscription(id!));
       case 'POST subscriptions/:id':
-        return json(world.updateSubscription(id!, await formOf(request)));
+        return json(lifecycle.updateSubscription(id!, await formOf(request)));
+      case 'POST subscriptions':
+        return json(lifecycle.createSubscription(await formOf(request)));
+      case 'POST subscription_schedules':
+        return json(lifecycle.createSchedule(await formOf(request)));
+      case 'GET subscription_schedules/:id':
+        return json(lifecycle.schedule(id!));
+      case 'POST subscription_schedules/:id':
+        return json(lifecycle.updateSchedule(id!, await formOf(request)));
+      case 'POST subscription_schedules/:id/release':
+        return json(lifecycle.releaseSchedule(id!));
+      case 'POST subscription_schedules/:id/cancel':
+        return json(lifecycle.cancelSchedule(id!));
+      case 'POST invoices/create_preview':
+        return json(lifecycle.previewInvoice(await formOf(request)));
+      case 'POST coupons':
+        return json(world.discounts.createCoupon(await formOf(request)));
+      case 'GET coupons/:id':
+        return json(world.discounts.coupon(id!));
+      case 'POST promotion_codes':
+        return json(world.discounts.createPromotionCode(await formOf(request)));
+      case 'GET promotion_codes':
+        return json(
+          listOf(world.discounts.findPromotionCodes(query), '/v1/promotion_codes', query),
+        );
+      case 'GET promotion_codes/:id':
+        return json(world.discounts.promotionCode(id!));
       case 'DELETE subscriptions/:id':
         return json(world.cancelSubscription(id!));
       case 'GET invoices': {
@@ -185,6 +218,11 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     );
   }
 
+  /** The card given at checkout stays on file for later charges (reactivation, upgrades). */
+  const paidWithCard = (session: { customer: string | null }) => {
+    if (session.customer) lifecycle.cardsOnFile.add(session.customer);
+  };
+
   async function checkout(request: Request, sessionId: string, step?: string): Promise<Response> {
     let session;
     try {
@@ -212,10 +250,20 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
           { error: AUTHENTICATION_FAILED.message, email: email ?? undefined },
           402,
         );
-      world.completeCheckout(sessionId, email);
+      paidWithCard(world.completeCheckout(sessionId, email));
       return successRedirect(sessionId);
     }
     const email = fields.get('email')?.trim() || null;
+    // A trial that does not require a card starts without one when none is given.
+    const plan = world.sessionPlan(sessionId);
+    if (
+      plan.trialDays > 0 &&
+      session.payment_method_collection === 'if_required' &&
+      !(fields.get('cardNumber') ?? '').trim()
+    ) {
+      world.completeCheckout(sessionId, email);
+      return successRedirect(sessionId);
+    }
     const card = readCard(
       {
         number: fields.get('cardNumber') ?? '',
@@ -232,7 +280,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
       awaitingAuthentication.set(sessionId, email);
       return authenticationPage(session);
     }
-    world.completeCheckout(sessionId, email);
+    paidWithCard(world.completeCheckout(sessionId, email));
     return successRedirect(sessionId);
   }
 
@@ -269,6 +317,23 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
         const outcome = str((await formOf(request)).outcome) === 'failed' ? 'failed' : 'paid';
         return json(world.renewSubscription(parts[2]!, outcome));
       }
+      // Stand-in for a saved card going bad: POST /_sandbox/customers/:id/card
+      // outcome=declined|succeeds; later charges without the customer present decline.
+      if (
+        parts[0] === '_sandbox' &&
+        parts[1] === 'customers' &&
+        parts[3] === 'card' &&
+        request.method === 'POST'
+      ) {
+        const key = keyOf(request);
+        if (!key || !sameKey(key, secretKey))
+          throw new StripeError(401, 'invalid_request_error', 'Invalid API Key provided.');
+        const customer = world.customer(parts[2]!);
+        if (str((await formOf(request)).outcome) === 'declined')
+          lifecycle.decliningCustomers.add(customer.id);
+        else lifecycle.decliningCustomers.delete(customer.id);
+        return json(customer);
+      }
       return json({ error: { type: 'invalid_request_error', message: 'Not found' } }, 404);
     } catch (error) {
       if (error instanceof StripeError) return error.toResponse();
@@ -276,5 +341,5 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     }
   };
 
-  return { handler, world, deliverer, stop: () => deliverer.stop() };
+  return { handler, world, lifecycle, deliverer, stop: () => deliverer.stop() };
 }

@@ -1,3 +1,4 @@
+import { CouponBook, discountAmount, sessionDiscount, type AppliedDiscount } from './coupons.ts';
 import { StripeError, invalidParam, missingParam, noSuchObject } from './errors.ts';
 import { list, obj, str, type FormObject, type FormValue } from './form.ts';
 import { stripeId } from './ids.ts';
@@ -59,6 +60,10 @@ export interface CheckoutSession extends Json {
   currency: string;
   amount_subtotal: number;
   amount_total: number;
+  discounts: { coupon: string; promotion_code: string | null }[];
+  /** `if_required`: a free trial may start without a card. */
+  payment_method_collection: 'always' | 'if_required';
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
   livemode: false;
 }
 
@@ -78,6 +83,10 @@ export interface Subscription extends Json {
   trial_end: number | null;
   billing_cycle_anchor: number;
   latest_invoice: string | null;
+  /** Discount ids (`di_…`), as API versions since 2024 list them. */
+  discounts: string[];
+  /** The subscription schedule steering it, if any. */
+  schedule: string | null;
   metadata: Metadata;
   items: {
     object: 'list';
@@ -111,7 +120,12 @@ export interface Invoice extends Json {
   amount_remaining: number;
   attempt_count: number;
   attempted: boolean;
-  billing_reason: 'subscription_create' | 'subscription_cycle';
+  billing_reason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
+  subtotal: number;
+  total: number;
+  total_discount_amounts: { amount: number; discount: string }[];
+  /** The invoice's lines: the period's price, or proration credits and charges. */
+  lines: { object: 'list'; data: InvoiceLine[]; has_more: false; url: string };
   hosted_invoice_url: string;
   period_start: number;
   period_end: number;
@@ -121,6 +135,21 @@ export interface Invoice extends Json {
   };
   status_transitions: { finalized_at: number; paid_at: number | null };
   livemode: false;
+}
+
+export interface InvoiceLine extends Json {
+  id: string;
+  object: 'line_item';
+  amount: number;
+  currency: string;
+  description: string;
+  period: { start: number; end: number };
+  pricing: { type: 'price_details'; price_details: { price: string; product: string } };
+  quantity: number;
+  parent: {
+    type: 'subscription_item_details';
+    subscription_item_details: { proration: boolean; subscription: string };
+  };
 }
 
 export interface StripeEvent extends Json {
@@ -136,16 +165,17 @@ export interface StripeEvent extends Json {
 }
 
 /** What a checkout session will subscribe to, kept beside the session (Stripe's line_items). */
-interface SessionPlan {
+export interface SessionPlan {
   price: Price;
   quantity: number;
   trialDays: number;
   subscriptionMetadata: Metadata;
+  discount: AppliedDiscount | null;
 }
 
 const INTERVALS: readonly Interval[] = ['day', 'week', 'month', 'year'];
 
-function metadataOf(value: FormValue | undefined, param: string): Metadata {
+export function metadataOf(value: FormValue | undefined, param: string): Metadata {
   if (value === undefined || value === '') return {};
   const object = obj(value);
   if (!object) throw invalidParam(param, `Invalid object: ${param}`);
@@ -158,7 +188,7 @@ function metadataOf(value: FormValue | undefined, param: string): Metadata {
   return out;
 }
 
-function integer(value: FormValue | undefined, param: string, min = 0): number | undefined {
+export function integer(value: FormValue | undefined, param: string, min = 0): number | undefined {
   if (value === undefined) return undefined;
   const text = str(value);
   if (text === undefined || !/^\d+$/.test(text) || Number(text) < min)
@@ -203,6 +233,11 @@ export class StripeWorld {
   readonly subscriptions = new Map<string, Subscription>();
   readonly invoices = new Map<string, Invoice>();
   readonly events: StripeEvent[] = [];
+  readonly discounts: CouponBook = new CouponBook(() => this.now());
+  /** Proration amounts waiting for a subscription's next invoice (`create_prorations`). */
+  readonly pendingInvoiceItems = new Map<string, InvoiceLine[]>();
+  /** Run when a period ends, before the next one is billed (subscription schedules). */
+  readonly renewalHooks: ((subscription: Subscription, periodStart: number) => void)[] = [];
   private readonly sessionPlans = new Map<string, SessionPlan>();
   private invoiceCount = 0;
 
@@ -212,7 +247,8 @@ export class StripeWorld {
     return this.options.now?.() ?? Math.floor(Date.now() / 1000);
   }
 
-  private emit(type: string, object: Json, previous?: Json): void {
+  /** Records and delivers an event (the sandbox's other modules emit through it too). */
+  emit(type: string, object: Json, previous?: Json): void {
     const event: StripeEvent = {
       id: stripeId('evt', 24),
       object: 'event',
@@ -233,7 +269,8 @@ export class StripeWorld {
 
   // --- prices ----------------------------------------------------------------------------
 
-  private priceFrom(data: FormObject, param: string): Price {
+  /** A price from `price_data`-style fields (also read by the sandbox's other modules). */
+  priceFrom(data: FormObject, param: string): Price {
     const currency = required(str(data.currency), `${param}[currency]`).toLowerCase();
     if (!/^[a-z]{3}$/.test(currency))
       throw invalidParam(`${param}[currency]`, `Invalid currency: ${currency}`);
@@ -332,6 +369,10 @@ export class StripeWorld {
     const subscriptionData = obj(form.subscription_data) ?? {};
     const trialDays =
       integer(subscriptionData.trial_period_days, 'subscription_data[trial_period_days]', 1) ?? 0;
+    const discount = this.discounts.discountFrom(form.discounts, price.currency);
+    const subtotal = price.unit_amount * quantity;
+    // With a trial the first invoice is free; the coupon then waits for the first charge.
+    const discounted = discount && trialDays === 0 ? discountAmount(discount.coupon, subtotal) : 0;
     const now = this.now();
     const id = stripeId('cs_test', 58);
     const session: CheckoutSession = {
@@ -352,8 +393,12 @@ export class StripeWorld {
       subscription: null,
       invoice: null,
       currency: price.currency,
-      amount_subtotal: price.unit_amount * quantity,
-      amount_total: price.unit_amount * quantity,
+      amount_subtotal: trialDays > 0 ? 0 : subtotal,
+      amount_total: trialDays > 0 ? 0 : subtotal - discounted,
+      discounts: discount ? [sessionDiscount(discount)] : [],
+      payment_method_collection:
+        str(form.payment_method_collection) === 'if_required' ? 'if_required' : 'always',
+      total_details: { amount_discount: discounted, amount_shipping: 0, amount_tax: 0 },
       livemode: false,
     };
     this.sessions.set(id, session);
@@ -362,6 +407,7 @@ export class StripeWorld {
       quantity,
       trialDays,
       subscriptionMetadata: metadataOf(subscriptionData.metadata, 'subscription_data[metadata]'),
+      discount,
     });
     return session;
   }
@@ -396,6 +442,7 @@ export class StripeWorld {
     const customer = session.customer
       ? this.customer(session.customer)
       : this.createCustomer({ ...(email ? { email } : {}) });
+    if (plan.discount) this.discounts.redeem(plan.discount);
     const subscription = this.startSubscription(customer.id, plan);
     const invoice = this.subscriptions.get(subscription.id)!.latest_invoice!;
     session.status = 'complete';
@@ -410,7 +457,8 @@ export class StripeWorld {
 
   // --- subscriptions ---------------------------------------------------------------------
 
-  private startSubscription(customer: string, plan: SessionPlan): Subscription {
+  /** A subscription on `plan`, its first invoice paid (checkout, and `POST /v1/subscriptions`). */
+  startSubscription(customer: string, plan: SessionPlan): Subscription {
     const now = this.now();
     const trialEnd = plan.trialDays > 0 ? now + plan.trialDays * 86_400 : null;
     const periodEnd =
@@ -433,6 +481,8 @@ export class StripeWorld {
       trial_end: trialEnd,
       billing_cycle_anchor: periodEnd,
       latest_invoice: null,
+      discounts: plan.discount ? [plan.discount.id] : [],
+      schedule: null,
       metadata: plan.subscriptionMetadata,
       items: {
         object: 'list',
@@ -456,7 +506,14 @@ export class StripeWorld {
     };
     this.subscriptions.set(id, subscription);
     const amount = trialEnd ? 0 : plan.price.unit_amount * plan.quantity;
-    const invoice = this.createInvoice(subscription, amount, 'subscription_create', now, periodEnd);
+    const invoice = this.createInvoice(
+      subscription,
+      amount,
+      'subscription_create',
+      now,
+      periodEnd,
+      trialEnd ? null : plan.discount,
+    );
     subscription.latest_invoice = invoice.id;
     this.emit('customer.subscription.created', subscription);
     this.payInvoice(invoice, true);
@@ -469,7 +526,15 @@ export class StripeWorld {
     return subscription;
   }
 
-  updateSubscription(id: string, form: FormObject): Subscription {
+  /**
+   * `POST /v1/subscriptions/:id`. `more` applies the parameters other modules own (items and
+   * proration) into the same change, so one call emits one `customer.subscription.updated`.
+   */
+  updateSubscription(
+    id: string,
+    form: FormObject,
+    more?: (subscription: Subscription, previous: Json) => void,
+  ): Subscription {
     const subscription = this.subscription(id);
     if (subscription.status === 'canceled')
       throw new StripeError(
@@ -494,8 +559,9 @@ export class StripeWorld {
         : null;
       subscription.canceled_at = cancelAtPeriodEnd ? this.now() : null;
     }
+    more?.(subscription, previous);
     if (form.metadata !== undefined) {
-      previous.metadata = subscription.metadata;
+      previous.metadata ??= { ...subscription.metadata };
       subscription.metadata = {
         ...subscription.metadata,
         ...metadataOf(form.metadata, 'metadata'),
@@ -532,23 +598,41 @@ export class StripeWorld {
     const subscription = this.subscription(id);
     if (subscription.status === 'canceled')
       throw invalidParam('id', 'The subscription is canceled.');
-    const item = subscription.items.data[0]!;
     const previous: Json = {
       status: subscription.status,
       items: structuredClone(subscription.items),
+      metadata: { ...subscription.metadata },
     };
-    const start = item.current_period_end;
+    const start = subscription.items.data[0]!.current_period_end;
+    // A schedule's next phase takes over at the period end (its price and metadata).
+    for (const hook of this.renewalHooks) hook(subscription, start);
+    const item = subscription.items.data[0]!;
     const end = addInterval(
       start,
       item.price.recurring.interval,
       item.price.recurring.interval_count,
     );
+    const amount = item.price.unit_amount * item.quantity;
+    const pending = this.pendingInvoiceItems.get(id) ?? [];
+    this.pendingInvoiceItems.delete(id);
     const invoice = this.createInvoice(
       subscription,
-      item.price.unit_amount * item.quantity,
+      amount,
       'subscription_cycle',
       start,
       end,
+      null,
+      [
+        ...pending,
+        this.invoiceLine(
+          subscription,
+          amount,
+          `${item.quantity} × ${item.price.product}`,
+          start,
+          end,
+          false,
+        ),
+      ],
     );
     subscription.latest_invoice = invoice.id;
     if (outcome === 'paid') {
@@ -568,16 +652,33 @@ export class StripeWorld {
 
   // --- invoices --------------------------------------------------------------------------
 
-  private createInvoice(
+  createInvoice(
     subscription: Subscription,
     amount: number,
     reason: Invoice['billing_reason'],
     start: number,
     end: number,
+    discount: AppliedDiscount | null = null,
+    lines?: InvoiceLine[],
   ): Invoice {
     const now = this.now();
     this.invoiceCount++;
     const id = stripeId('in');
+    const item = subscription.items.data[0]!;
+    const invoiceLines = lines ?? [
+      this.invoiceLine(
+        subscription,
+        amount,
+        `${item.quantity} × ${item.price.product}`,
+        start,
+        end,
+        false,
+      ),
+    ];
+    const subtotal = invoiceLines.reduce((sum, line) => sum + line.amount, 0);
+    const discounted = discount ? discountAmount(discount.coupon, Math.max(0, subtotal)) : 0;
+    // A negative total (a downgrade's credit) is owed to the customer, not charged.
+    const due = Math.max(0, subtotal - discounted);
     const invoice: Invoice = {
       id,
       object: 'invoice',
@@ -586,9 +687,18 @@ export class StripeWorld {
       currency: subscription.currency,
       status: 'open',
       number: `SBX-${String(this.invoiceCount).padStart(4, '0')}`,
-      amount_due: amount,
+      amount_due: due,
       amount_paid: 0,
-      amount_remaining: amount,
+      amount_remaining: due,
+      subtotal,
+      total: subtotal - discounted,
+      total_discount_amounts: discount ? [{ amount: discounted, discount: discount.id }] : [],
+      lines: {
+        object: 'list',
+        data: invoiceLines,
+        has_more: false,
+        url: `/v1/invoices/${id}/lines`,
+      },
       attempt_count: 0,
       attempted: false,
       billing_reason: reason,
@@ -606,7 +716,36 @@ export class StripeWorld {
     return invoice;
   }
 
-  private payInvoice(invoice: Invoice, firstAttempt: boolean): void {
+  /** One invoice line for a subscription's item (a proration credit is negative). */
+  invoiceLine(
+    subscription: Subscription,
+    amount: number,
+    description: string,
+    start: number,
+    end: number,
+    proration: boolean,
+  ): InvoiceLine {
+    const item = subscription.items.data[0]!;
+    return {
+      id: stripeId('il'),
+      object: 'line_item',
+      amount,
+      currency: subscription.currency,
+      description,
+      period: { start, end },
+      pricing: {
+        type: 'price_details',
+        price_details: { price: item.price.id, product: item.price.product },
+      },
+      quantity: item.quantity,
+      parent: {
+        type: 'subscription_item_details',
+        subscription_item_details: { proration, subscription: subscription.id },
+      },
+    };
+  }
+
+  payInvoice(invoice: Invoice, firstAttempt: boolean): void {
     invoice.status = 'paid';
     invoice.amount_paid = invoice.amount_due;
     invoice.amount_remaining = 0;

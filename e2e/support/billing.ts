@@ -1,0 +1,90 @@
+import type { TestUser } from './factories.ts';
+import { serviceClient, signedInClient } from './shell.ts';
+import { stackEnv } from './stack.ts';
+
+/**
+ * Billing set-up through the real path, without the browser: the user's own `billing` call
+ * opens a Stripe sandbox checkout, the sandbox's hosted page is paid with a test card, and the
+ * sandbox's webhook records the plan (waited for). Specs then drive what they test in the page.
+ */
+export async function subscribeWithCard(
+  user: TestUser,
+  plan: string,
+  interval: 'monthly' | 'yearly',
+  options: { portalOrigin: string; card?: string },
+): Promise<{ customerId: string; subscriptionId: string }> {
+  const client = await signedInClient(user);
+  const { data: session } = await client.auth.getSession();
+  const env = stackEnv();
+  const response = await fetch(`${env.SUPABASE_URL}/functions/v1/billing/new-subscription`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${session.session!.access_token}`,
+      apikey: env.SUPABASE_ANON_KEY,
+      origin: options.portalOrigin,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      billing_type: 1,
+      subscription: plan,
+      interval,
+      currency: 'USD',
+      type: 'default',
+      trial: false,
+    }),
+  });
+  if (!response.ok)
+    throw new Error(`new-subscription: ${response.status} ${await response.text()}`);
+  const { checkout } = (await response.json()) as {
+    checkout: { payment_url: string; customer: { id: string } };
+  };
+  const paid = await fetch(checkout.payment_url, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      cardNumber: options.card ?? '4242424242424242',
+      cardExpiry: '12 / 34',
+      cardCvc: '123',
+    }),
+  });
+  await paid.body?.cancel();
+  if (paid.status !== 303) throw new Error(`the sandbox checkout answered ${paid.status}`);
+  const profile = await serviceClient()
+    .from('profiles')
+    .select('personal_account_id')
+    .eq('id', user.id)
+    .single();
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const { data } = await serviceClient()
+      .from('subscriptions')
+      .select('billing_id')
+      .eq('account_id', profile.data!.personal_account_id)
+      .like('billing_id', 'sub_%')
+      .is('ends_at', null);
+    const row = data?.[0];
+    if (row) return { customerId: checkout.customer.id, subscriptionId: row.billing_id as string };
+    if (Date.now() > deadline) throw new Error('the webhook never recorded the subscription');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Marks the user's free trial as used (an earlier paid plan, long ended), as history would. */
+export async function useUpTrial(user: TestUser): Promise<void> {
+  const db = serviceClient();
+  const profile = await db
+    .from('profiles')
+    .select('personal_account_id')
+    .eq('id', user.id)
+    .single();
+  const { error } = await db.from('subscriptions').insert({
+    account_id: profile.data!.personal_account_id,
+    name: 'pro',
+    interval: 'monthly',
+    currency: 'USD',
+    period_starts_at: '2020-01-01T00:00:00Z',
+    ends_at: '2020-02-01T00:00:00Z',
+  });
+  if (error) throw new Error(`Could not record a past plan: ${error.message}`);
+}

@@ -1,0 +1,397 @@
+/**
+ * A subscription's life after checkout, for a person, a team or an organization (app-shell 4
+ * and 7). `{scope}` is `settings`, `organization/{org}/team/{team}` or `organization/{org}`:
+ *
+ *   DELETE {scope}/subscription[/now] { billing_type }   cancel at the period end, or now
+ *   PUT    {scope}/subscription/resume                    undo a cancel during the grace period
+ *   PATCH  {scope}/subscription                           reactivate an ended plan (card on file)
+ *   PUT    {scope}/subscription { billing_type, subscription, interval, currency, type }
+ *          an upgrade now, prorated and invoiced by Stripe; a downgrade at the period end, as a
+ *          subscription schedule (the pending downgrade)
+ *   GET    {scope}/subscription/preview?subscription=&interval=&currency=
+ *          what an update would charge now (Stripe's invoice preview), or when it would start
+ *   DELETE {scope}/subscription/scheduled                 cancel the pending downgrade
+ *
+ * Each change is made at Stripe and its answer stored at once (the webhooks that follow are then
+ * stale or repeat it). Refusals: 402 payment declined (the portal sends the user to the payment
+ * page), 406 with the reason (not eligible, same plan…), 5xx with the spec's "… failed" message.
+ */
+import type Stripe from 'stripe';
+import type { CardBilling } from '../_shared/billing/provider.ts';
+import { HttpError, json } from '../_shared/http.ts';
+import type { Sql } from '../_shared/sql.ts';
+import { MESSAGES } from '../../../shared/src/messages.ts';
+import { classifyPlanChange } from '../../../shared/src/plan-change.ts';
+import { billingAccount, type BillingAccount, type BillingScope } from './account.ts';
+import {
+  findPlanPrice,
+  jsonBody,
+  planMetadata,
+  priceRequest,
+  readBillingType,
+  readOrder,
+  type PlanOrder,
+  type PlanPrice,
+} from './order.ts';
+
+export const NO_SUBSCRIPTION = 'You have no subscription to change.';
+export const SAME_PLAN = 'You are already on this plan.';
+export const NO_INTERVAL_DOWNGRADE = 'This plan cannot be moved from yearly to monthly billing.';
+export const RESUME_FIRST = 'Resume your subscription before changing it.';
+export const NOTHING_SCHEDULED = 'No plan change is scheduled.';
+export const NOTHING_TO_REACTIVATE = 'There is no ended subscription to reactivate.';
+
+export interface LifecycleDeps {
+  billing: () => CardBilling;
+  db: () => Sql;
+}
+
+// amount is a bigint, which postgres.js hands over as text; minor units fit a float8 exactly.
+export const SUBSCRIPTION_COLUMNS =
+  'id, name, interval, amount::float8 as amount, currency, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
+
+interface CurrentRow {
+  billing_id: string;
+  name: string;
+  interval: 'monthly' | 'yearly';
+  amount: string;
+  ends_at: Date | null;
+}
+
+/**
+ * The account's current card subscription, not ended (a grace period counts). Stripe
+ * subscriptions (`sub_…`) are never future rows; pending downgrades are schedules (`sub_sched_…`).
+ */
+async function currentSubscription(db: Sql, accountId: string): Promise<CurrentRow | null> {
+  const [row] = await db<CurrentRow[]>`
+    select billing_id, name, interval, amount::text, ends_at from public.subscriptions
+    where account_id = ${accountId} and type = 'default' and billing_type = 1
+      and billing_id like 'sub\\_%' and billing_id not like 'sub\\_sched\\_%'
+      and (ends_at is null or ends_at > now())
+    order by created_at desc limit 1`;
+  return row ?? null;
+}
+
+async function requireCurrent(db: Sql, accountId: string): Promise<CurrentRow> {
+  const row = await currentSubscription(db, accountId);
+  if (!row) throw new HttpError(404, NO_SUBSCRIPTION, 'subscription_not_found');
+  return row;
+}
+
+const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
+
+/*
+ * Stored as of the current second: Stripe's event timestamps are whole seconds, and an event of
+ * this same second may come from a change after this answer (the webhook applies the state it
+ * fetches, so letting it through is safe); only events of earlier seconds are stale.
+ */
+async function storeSubscription(db: Sql, subscription: Stripe.Subscription) {
+  await db`select app.apply_stripe_subscription(${db.json(asJson(subscription))},
+    date_trunc('second', now()))`;
+}
+
+async function storeSchedule(db: Sql, schedule: Stripe.SubscriptionSchedule) {
+  await db`select app.apply_stripe_subscription_schedule(${db.json(asJson(schedule))},
+    date_trunc('second', now()))`;
+}
+
+/** The account's plan now and its pending downgrade, as the pages show them. */
+async function state(db: Sql, accountId: string) {
+  const [current] = await db.unsafe(
+    `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
+     where account_id = $1 and type = 'default' and billing_type = 1
+       and billing_id not like 'sub\\_sched\\_%'
+     order by (ends_at is null or ends_at > now()) desc, created_at desc limit 1`,
+    [accountId],
+  );
+  const [future] = await db.unsafe(
+    `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
+     where account_id = $1 and type = 'default' and billing_type = 1
+       and billing_id like 'sub\\_sched\\_%' and period_starts_at > now() and ends_at is null
+     order by period_starts_at limit 1`,
+    [accountId],
+  );
+  return { subscription: current ?? null, future: future ?? null };
+}
+
+/** Stripe's card errors (a declined payment, or no card to charge) are the spec's 402. */
+function paymentProblem(error: unknown): boolean {
+  const stripeError = error as { type?: string; statusCode?: number; code?: string } | null;
+  return (
+    stripeError?.type === 'StripeCardError' ||
+    stripeError?.statusCode === 402 ||
+    (stripeError?.type === 'StripeInvalidRequestError' &&
+      stripeError?.code === 'resource_missing' &&
+      /payment (source|method)/i.test(String((error as Error).message)))
+  );
+}
+
+const declined = () => new HttpError(402, MESSAGES.paymentDeclined, 'payment_declined');
+
+/** Runs a provider call; a failure that is not ours to explain is the spec's "… failed". */
+async function atProvider<T>(work: () => Promise<T>, failed: string, code: string): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    if (paymentProblem(error)) throw declined();
+    console.error(`billing: ${code}`, error);
+    throw new HttpError(502, failed, code);
+  }
+}
+
+/** The pending downgrade is dropped first: Stripe refuses other changes while a schedule steers. */
+async function releaseSchedule(billing: CardBilling, db: Sql, subscriptionId: string) {
+  const subscription = await billing.retrieveSubscription(subscriptionId);
+  const scheduleId =
+    typeof subscription.schedule === 'string' ? subscription.schedule : subscription.schedule?.id;
+  if (!scheduleId) return subscription;
+  const schedule = await billing.releaseSchedule(scheduleId);
+  await storeSchedule(db, schedule);
+  return billing.retrieveSubscription(subscriptionId);
+}
+
+async function cancel(account: BillingAccount, deps: LifecycleDeps, now: boolean) {
+  const db = deps.db();
+  const row = await requireCurrent(db, account.accountId);
+  const billing = deps.billing();
+  const updated = await atProvider(
+    async () => {
+      await releaseSchedule(billing, db, row.billing_id);
+      return now
+        ? await billing.cancelNow(row.billing_id)
+        : await billing.setCancelAtPeriodEnd(row.billing_id, true);
+    },
+    MESSAGES.subscriptionUpdateFailed,
+    'subscription_cancel_failed',
+  );
+  await storeSubscription(db, updated);
+  return json(await state(db, account.accountId));
+}
+
+async function resume(account: BillingAccount, deps: LifecycleDeps) {
+  const db = deps.db();
+  const row = await requireCurrent(db, account.accountId);
+  const updated = await atProvider(
+    () => deps.billing().setCancelAtPeriodEnd(row.billing_id, false),
+    MESSAGES.subscriptionResumeFailed,
+    'subscription_resume_failed',
+  );
+  await storeSubscription(db, updated);
+  return json(await state(db, account.accountId));
+}
+
+/** An ended plan (cancelled now, or past its grace period) back on the card on file. */
+async function reactivate(account: BillingAccount, deps: LifecycleDeps) {
+  const db = deps.db();
+  if (await currentSubscription(db, account.accountId))
+    throw new HttpError(406, 'Your subscription is still active.', 'subscription_active');
+  const [ended] = await db<{ price_id: string; interval: 'monthly' | 'yearly' }[]>`
+    select s.price_id, s.interval from public.subscriptions s
+    where s.account_id = ${account.accountId} and s.type = 'default' and s.billing_type = 1
+      and s.billing_id like 'sub\\_%' and s.billing_id not like 'sub\\_sched\\_%'
+      and s.price_id is not null and s.ends_at <= now()
+    order by s.ends_at desc limit 1`;
+  const [customer] = await db<{ billing_id: string }[]>`
+    select billing_id from public.billing_customers
+    where account_id = ${account.accountId} and billing_type = 1`;
+  if (!ended || !customer) throw new HttpError(404, NOTHING_TO_REACTIVATE, 'nothing_to_reactivate');
+  const [plan] = await db<{ name: string; currency: string }[]>`
+    select p.name, pp.currency from public.plan_prices pp join public.plans p on p.id = pp.plan_id
+    where pp.id = ${ended.price_id}`;
+  // The plan's price today (the old one may be retired).
+  const price = await findPlanPrice(db, {
+    name: plan!.name,
+    interval: ended.interval,
+    currency: plan!.currency,
+  });
+  await requireEligible(db, account, price);
+  const created = await atProvider(
+    () =>
+      deps
+        .billing()
+        .subscribeAgain(
+          customer.billing_id,
+          priceRequest(price),
+          planMetadata(account.accountId, price),
+        ),
+    MESSAGES.subscriptionReactivateFailed,
+    'subscription_reactivate_failed',
+  );
+  await storeSubscription(db, created);
+  return json(await state(db, account.accountId));
+}
+
+async function requireEligible(db: Sql, account: BillingAccount, price: PlanPrice) {
+  const [fits] = await db<{ fits: boolean }[]>`
+    select app.plan_fits_account(${account.accountId}, ${price.price_id}) as fits`;
+  if (!fits?.fits) throw new HttpError(406, MESSAGES.notEligibleForPlan, 'not_eligible');
+}
+
+interface PlannedChange {
+  row: CurrentRow;
+  price: PlanPrice;
+  change: 'upgrade' | 'downgrade';
+}
+
+/** Checks an update against the rules: same plan, eligibility, interval downgrades. */
+async function planChange(
+  db: Sql,
+  account: BillingAccount,
+  order: PlanOrder,
+): Promise<PlannedChange> {
+  const row = await requireCurrent(db, account.accountId);
+  if (row.ends_at !== null) throw new HttpError(406, RESUME_FIRST, 'subscription_ending');
+  const price = await findPlanPrice(db, order);
+  const change = classifyPlanChange(
+    { name: row.name, interval: row.interval, amount: Number(row.amount) },
+    { name: price.plan_name, interval: price.interval, amount: Number(price.amount) },
+  );
+  if (change === 'same') throw new HttpError(406, SAME_PLAN, 'same_plan');
+  if (
+    row.name === price.plan_name &&
+    row.interval === 'yearly' &&
+    price.interval === 'monthly' &&
+    !price.allow_interval_downgrade
+  )
+    throw new HttpError(406, NO_INTERVAL_DOWNGRADE, 'interval_downgrade_not_allowed');
+  await requireEligible(db, account, price);
+  return { row, price, change };
+}
+
+async function update(request: Request, account: BillingAccount, deps: LifecycleDeps) {
+  const db = deps.db();
+  const { row, price, change } = await planChange(db, account, readOrder(await jsonBody(request)));
+  const billing = deps.billing();
+  const metadata = planMetadata(account.accountId, price);
+  if (change === 'upgrade') {
+    const updated = await atProvider(
+      async () => {
+        const subscription = await releaseSchedule(billing, db, row.billing_id);
+        return await billing.changePrice(subscription, priceRequest(price), metadata);
+      },
+      MESSAGES.subscriptionUpdateFailed,
+      'subscription_update_failed',
+    );
+    await storeSubscription(db, updated);
+    return json({ change, ...(await state(db, account.accountId)) });
+  }
+  const schedule = await atProvider(
+    async () => {
+      const subscription = await releaseSchedule(billing, db, row.billing_id);
+      return await billing.scheduleChange(subscription, priceRequest(price), metadata);
+    },
+    MESSAGES.subscriptionUpdateFailed,
+    'subscription_update_failed',
+  );
+  await storeSchedule(db, schedule);
+  return json({ change, ...(await state(db, account.accountId)) });
+}
+
+async function preview(request: Request, account: BillingAccount, deps: LifecycleDeps) {
+  const db = deps.db();
+  const query = new URL(request.url).searchParams;
+  const { row, price, change } = await planChange(db, account, {
+    ...readOrder({
+      subscription: query.get('subscription') ?? '',
+      interval: query.get('interval') ?? undefined,
+      currency: query.get('currency') ?? undefined,
+    }),
+  });
+  const billing = deps.billing();
+  const subscription = await atProvider(
+    () => billing.retrieveSubscription(row.billing_id),
+    MESSAGES.subscriptionUpdateFailed,
+    'subscription_preview_failed',
+  );
+  const plan = {
+    name: price.plan_name,
+    interval: price.interval,
+    amount: Number(price.amount),
+    currency: price.currency,
+  };
+  if (change === 'downgrade') {
+    const periodEnd = subscription.items.data[0]?.current_period_end;
+    return json({
+      change,
+      plan,
+      starts_at: periodEnd ? new Date(periodEnd * 1000).toISOString() : null,
+    });
+  }
+  const invoice = await atProvider(
+    () => billing.previewPriceChange(subscription, priceRequest(price)),
+    MESSAGES.subscriptionUpdateFailed,
+    'subscription_preview_failed',
+  );
+  return json({
+    change,
+    plan,
+    amount_due: invoice.amount_due,
+    currency: invoice.currency.toUpperCase(),
+    lines: invoice.lines.data.map((line) => ({
+      description: line.description,
+      amount: line.amount,
+    })),
+  });
+}
+
+async function cancelScheduled(account: BillingAccount, deps: LifecycleDeps) {
+  const db = deps.db();
+  const row = await requireCurrent(db, account.accountId);
+  const billing = deps.billing();
+  const subscription = await atProvider(
+    () => billing.retrieveSubscription(row.billing_id),
+    MESSAGES.subscriptionUpdateFailed,
+    'subscription_update_failed',
+  );
+  const scheduleId =
+    typeof subscription.schedule === 'string' ? subscription.schedule : subscription.schedule?.id;
+  if (!scheduleId) throw new HttpError(404, NOTHING_SCHEDULED, 'nothing_scheduled');
+  const released = await atProvider(
+    () => billing.releaseSchedule(scheduleId),
+    MESSAGES.subscriptionUpdateFailed,
+    'subscription_update_failed',
+  );
+  await storeSchedule(db, released);
+  return json(await state(db, account.accountId));
+}
+
+/** Routes `{scope}/subscription{rest}`; null when the method and rest name no action. */
+export async function subscriptionRoute(
+  request: Request,
+  deps: LifecycleDeps,
+  scope: BillingScope,
+  rest: string,
+): Promise<Response | null> {
+  const route = `${request.method} ${rest}`;
+  const known = [
+    'GET ',
+    'DELETE ',
+    'DELETE /now',
+    'PUT /resume',
+    'PATCH ',
+    'PUT ',
+    'GET /preview',
+    'DELETE /scheduled',
+  ];
+  if (!known.includes(route)) return null;
+  const account = await billingAccount(request, deps.db(), scope);
+  switch (route) {
+    case 'GET ':
+      return json(await state(deps.db(), account.accountId));
+    case 'DELETE ':
+    case 'DELETE /now':
+      readBillingType(await jsonBody(request));
+      return await cancel(account, deps, route === 'DELETE /now');
+    case 'PUT /resume':
+      return await resume(account, deps);
+    case 'PATCH ':
+      return await reactivate(account, deps);
+    case 'PUT ':
+      return await update(request, account, deps);
+    case 'GET /preview':
+      return await preview(request, account, deps);
+    default:
+      return await cancelScheduled(account, deps);
+  }
+}
