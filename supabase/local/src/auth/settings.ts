@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { gatewayUrl, type StackConfig } from '../config.ts';
 import { StackError } from '../errors.ts';
 import { readSupabaseConfig } from '../supabase-config.ts';
@@ -38,6 +39,14 @@ export interface AuthSettings {
   otpLength: number;
   otpExpirySeconds: number;
   emailMaxFrequencyMs: number;
+  /** [auth.saml]: SAML 2.0 single sign-on (GoTrue's GOTRUE_SAML_*). */
+  saml: {
+    enabled: boolean;
+    /** How long a sign-in may take at the identity provider (relay_state_validity_period). */
+    relayStateValidityMs: number;
+    /** Where the service provider's signing key and certificate are kept (made at first start). */
+    keyDir: string;
+  };
   mfa: {
     maxEnrolledFactors: number;
     maxVerifiedFactors: number;
@@ -129,6 +138,8 @@ export function loadAuthSettings(
   const email = table(auth, 'email', 'auth.email');
   const mfa = table(auth, 'mfa', 'auth.mfa');
   const totp = table(mfa, 'totp', 'auth.mfa.totp');
+  const saml = table(auth, 'saml', 'auth.saml');
+  const samlOf = reader(saml, 'auth.saml');
   const authOf = reader(auth, 'auth');
   const emailOf = reader(email, 'auth.email');
   const mfaOf = reader(mfa, 'auth.mfa');
@@ -182,6 +193,11 @@ export function loadAuthSettings(
     otpLength: emailOf.int('otp_length', 6),
     otpExpirySeconds: emailOf.int('otp_expiry', 3600),
     emailMaxFrequencyMs: emailOf.durationMs('max_frequency', '1s'),
+    saml: {
+      enabled: samlOf.bool('enabled', false),
+      relayStateValidityMs: samlOf.durationMs('relay_state_validity_period', '2m'),
+      keyDir: path.join(stack.stateDir, 'auth-saml'),
+    },
     mfa: {
       maxEnrolledFactors: mfaOf.int('max_enrolled_factors', 10),
       maxVerifiedFactors: 10,
