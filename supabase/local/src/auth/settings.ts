@@ -3,6 +3,7 @@ import { gatewayUrl, type StackConfig } from '../config.ts';
 import { StackError } from '../errors.ts';
 import { readSupabaseConfig } from '../supabase-config.ts';
 import { parseGoDuration } from './duration.ts';
+import { hookFunctionOf, type HookSettings } from './hooks.ts';
 
 /**
  * GoTrue's configuration, derived the way the Supabase CLI derives it from supabase/config.toml.
@@ -46,6 +47,10 @@ export interface AuthSettings {
     relayStateValidityMs: number;
     /** Where the service provider's signing key and certificate are kept (made at first start). */
     keyDir: string;
+  };
+  /** [auth.hook.*]: the Postgres hooks this Auth runs. */
+  hooks: {
+    passwordVerificationAttempt: HookSettings;
   };
   mfa: {
     maxEnrolledFactors: number;
@@ -129,6 +134,17 @@ function envInt(name: string): number | undefined {
   return value;
 }
 
+function checkedHook(hook: HookSettings): HookSettings {
+  if (hook.enabled) {
+    try {
+      hookFunctionOf(hook.uri);
+    } catch (error) {
+      throw new StackError(`supabase/config.toml: [auth.hook] ${(error as Error).message}`);
+    }
+  }
+  return hook;
+}
+
 export function loadAuthSettings(
   stack: StackConfig,
   overrides: Partial<AuthSettings> = {},
@@ -139,6 +155,13 @@ export function loadAuthSettings(
   const mfa = table(auth, 'mfa', 'auth.mfa');
   const totp = table(mfa, 'totp', 'auth.mfa.totp');
   const saml = table(auth, 'saml', 'auth.saml');
+  const hook = table(auth, 'hook', 'auth.hook');
+  const passwordHook = table(
+    hook,
+    'password_verification_attempt',
+    'auth.hook.password_verification_attempt',
+  );
+  const passwordHookOf = reader(passwordHook, 'auth.hook.password_verification_attempt');
   const samlOf = reader(saml, 'auth.saml');
   const authOf = reader(auth, 'auth');
   const emailOf = reader(email, 'auth.email');
@@ -197,6 +220,12 @@ export function loadAuthSettings(
       enabled: samlOf.bool('enabled', false),
       relayStateValidityMs: samlOf.durationMs('relay_state_validity_period', '2m'),
       keyDir: path.join(stack.stateDir, 'auth-saml'),
+    },
+    hooks: {
+      passwordVerificationAttempt: checkedHook({
+        enabled: passwordHookOf.bool('enabled', false),
+        uri: passwordHookOf.string('uri', ''),
+      }),
     },
     mfa: {
       maxEnrolledFactors: mfaOf.int('max_enrolled_factors', 10),

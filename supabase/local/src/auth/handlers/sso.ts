@@ -343,11 +343,8 @@ export function ssoRoutes(router: Router, context: AuthContext): void {
       encryptedPassword: '',
       appMetadata: { provider: providerName, providers: [providerName] },
       userMetadata: data,
+      isSsoUser: true,
     });
-    await tx.query(
-      `update auth.users set is_sso_user = true, email_confirmed_at = now() where id = $1`,
-      [userId],
-    );
     await createIdentity(tx, userId, providerName, data);
     const user = (await findUserById(tx, userId))!;
     await recordAudit(tx, user, 'user_signedup', client, { provider: providerName });
