@@ -1674,6 +1674,112 @@ export type Database = {
           },
         ];
       };
+      organization_sso: {
+        Row: {
+          created_at: string;
+          default_role_id: string | null;
+          entity_id: string;
+          metadata_url: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso: boolean;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          default_role_id?: string | null;
+          entity_id: string;
+          metadata_url?: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso?: boolean;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          default_role_id?: string | null;
+          entity_id?: string;
+          metadata_url?: string | null;
+          organization_id?: string;
+          provider_id?: string;
+          require_sso?: boolean;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_sso_organization_id_default_role_id_fkey';
+            columns: ['organization_id', 'default_role_id'];
+            isOneToOne: false;
+            referencedRelation: 'organization_roles';
+            referencedColumns: ['organization_id', 'id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organization_sso_domains: {
+        Row: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          domain: string;
+          id?: string;
+          organization_id: string;
+          status?: string;
+          updated_at?: string;
+          verification_token?: string;
+          verified_at?: string | null;
+          verified_by?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          domain?: string;
+          id?: string;
+          organization_id?: string;
+          status?: string;
+          updated_at?: string;
+          verification_token?: string;
+          verified_at?: string | null;
+          verified_by?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_sso_domains_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_domains_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       organization_users: {
         Row: {
           created_at: string;
@@ -3372,6 +3478,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      assert_sso_manager: { Args: { p_organization_id: string }; Returns: undefined };
       bulk_job_errors: {
         Args: { p_job_id: string };
         Returns: {
@@ -3392,6 +3499,26 @@ export type Database = {
         SetofOptions: {
           from: '*';
           to: 'team_members';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      claim_sso_domain: {
+        Args: { p_domain: string; p_organization_id: string };
+        Returns: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso_domains';
           isOneToOne: true;
           isSetofReturn: false;
         };
@@ -3471,6 +3598,7 @@ export type Database = {
         }[];
       };
       generate_two_factor_backup_codes: { Args: Record<PropertyKey, never>; Returns: string[] };
+      hook_password_verification_attempt: { Args: { event: Json }; Returns: Json };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
       kiosk_create_access_invitation: {
         Args: { p_email: string; p_expires_at?: string; p_note?: string };
@@ -3487,6 +3615,26 @@ export type Database = {
           subscriptions: number;
           users: number;
         }[];
+      };
+      kiosk_verify_sso_domain: {
+        Args: { p_domain_id: string };
+        Returns: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso_domains';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       leave_team: { Args: { p_team_id: string }; Returns: undefined };
       leave_team_mode: { Args: Record<PropertyKey, never>; Returns: undefined };
@@ -3558,6 +3706,7 @@ export type Database = {
         };
       };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      remove_sso_domain: { Args: { p_domain_id: string }; Returns: undefined };
       remove_team_member: { Args: { p_team_id: string; p_user_id: string }; Returns: undefined };
       replay_webhook_delivery: {
         Args: { p_delivery_id: string };
@@ -3672,7 +3821,27 @@ export type Database = {
         };
       };
       set_link_pixels: { Args: { p_alias_id: string; p_pixel_ids: string[] }; Returns: string[] };
+      set_sso_options: {
+        Args: { p_default_role_id: string; p_organization_id: string; p_require_sso: boolean };
+        Returns: {
+          created_at: string;
+          default_role_id: string | null;
+          entity_id: string;
+          metadata_url: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso: boolean;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
+      sso_provider_for_organization: { Args: { p_slug: string }; Returns: string };
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
       unshare_link_analytics: { Args: { p_alias_id: string }; Returns: undefined };
