@@ -152,6 +152,11 @@ describe('organization single sign-on', () => {
       [organizationId],
     );
     expect(trail).toEqual([{ action: 'sso.signed_in' }]);
+    // The password stays refused once an SSO user with the same address exists.
+    const again = await anonClient().auth.signInWithPassword({ email, password: 'pat-password-1' });
+    expect(again.error?.message).toBe(
+      'Your organization requires single sign-on. Use "Sign in with SSO".',
+    );
   });
 
   it('refuses people without the SSO permission, and organizations without the feature', async () => {

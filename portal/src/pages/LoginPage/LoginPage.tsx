@@ -6,6 +6,7 @@ import {
   Group,
   PasswordInput,
   Stack,
+  Text,
   TextInput,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -87,7 +88,15 @@ export default function LoginPage() {
           </Group>
         </Stack>
       </form>
-      <Divider my="md" label="or" labelPosition="center" />
+      <Divider
+        my="md"
+        labelPosition="center"
+        label={
+          <Text size="sm" c="gray.7">
+            or
+          </Text>
+        }
+      />
       <SsoSignIn />
     </AuthCard>
   );
