@@ -111,7 +111,7 @@ interface Context {
 
 async function importOnce(context: Context, file: Uint8Array, fileName: string) {
   const form = new FormData();
-  form.set('file', new Blob([file]), fileName);
+  form.set('file', new Blob([file.slice()]), fileName);
   form.set('domain', context.domain);
   const started = performance.now();
   const response = await fetch(`${context.url}/functions/v1/bulk-import/bulk/csv`, {

@@ -76,6 +76,7 @@ const STACK_ENV_KEYS = [
   'STRIPE_API_BASE',
   'DNS_NAME_SERVER',
   'DNS_SANDBOX_API',
+  'SAML_IDP_METADATA_URL',
 ] as const satisfies readonly (keyof StackEnv)[];
 
 /** Hands the running stack's env to the test workers (they inherit the runner's environment). */

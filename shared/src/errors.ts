@@ -153,6 +153,25 @@ export const ERROR_CODES = {
   message_invalid: { status: 422, message: null, field: 'message' },
   /** A UTM preset refused (create_utm_preset): the sentence in details, the field in hint. */
   utm_preset_invalid: { status: 422, message: null, field: 'form' },
+  // Organization single sign-on (20261122005000_organization_sso.sql).
+  sso_forbidden: {
+    status: 403,
+    message: 'You may not manage single sign-on of this organization.',
+    field: 'organization',
+  },
+  sso_plan_required: {
+    status: 402,
+    message: 'Single sign-on is part of the Enterprise plan.',
+    field: 'sso',
+  },
+  sso_domain_invalid: {
+    status: 422,
+    message: 'Enter a domain such as example.com.',
+    field: 'domain',
+  },
+  sso_domain_taken: { status: 422, message: 'This domain is already claimed.', field: 'domain' },
+  sso_domain_not_found: { status: 404, message: 'Domain not found.', field: 'domain' },
+  sso_not_configured: { status: 422, message: 'Add your identity provider first.', field: 'sso' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

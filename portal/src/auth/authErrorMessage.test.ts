@@ -19,6 +19,11 @@ describe('authErrorMessage', () => {
     );
   });
 
+  it('keeps the words of a password hook refusing the sign-in (single sign-on required)', () => {
+    const message = 'Your organization requires single sign-on. Use "Sign in with SSO".';
+    expect(authErrorMessage(new AuthApiError(message, 400, 'invalid_credentials'))).toBe(message);
+  });
+
   it('treats any 429 as too many attempts', () => {
     expect(authErrorMessage(new AuthApiError('Slow down', 429, undefined))).toBe(
       'Too many attempts. Wait a moment and try again.',

@@ -436,7 +436,11 @@ function teamRoutes(): PageRoute[] {
     },
     { name: 'team.profile', guards: TEAM, screen: TeamProfilePage },
     { name: 'team.membership', guards: TEAM, screen: TeamMembershipPage },
-    team('team.sso', 'Team single sign-on', "The team's single sign-on settings."),
+    {
+      name: 'team.sso',
+      guards: TEAM,
+      screen: page(() => import('../features/sso/TeamSsoPage.tsx')),
+    },
     { name: 'team.api', guards: TEAM, screen: ApiTokensPage },
     { name: 'team.api.new', guards: TEAM, screen: NewApiTokenPage },
     { name: 'team.api.edit', guards: TEAM, screen: EditApiTokenPage },
@@ -491,7 +495,11 @@ function organizationRoutes(): PageRoute[] {
       guards: ORGANIZATIONS,
       screen: page(() => import('../features/organization/RolesPage.tsx')),
     },
-    org('org.settings.sso', 'Single sign-on', "The organization's single sign-on settings."),
+    {
+      name: 'org.settings.sso',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/sso/SsoSettingsPage.tsx')),
+    },
     { name: 'org.settings.domains', guards: ORGANIZATIONS, screen: DomainsPage },
     { name: 'org.settings.subscription', guards: ORGANIZATIONS, screen: SubscriptionPage },
     {

@@ -25,10 +25,20 @@ export interface GatewayServices {
   stripe?: WebHandler;
   /** The DNS sandbox's API, at /sandbox/dns (it checks the service-role key itself). */
   dns?: WebHandler;
+  /** The sandbox SAML identity provider, at /sandbox/saml-idp (browsers reach it: no apikey). */
+  samlIdp?: WebHandler;
 }
 
 // Auth endpoints a browser reaches by following an e-mail link carry no apikey (as in Kong).
-const OPEN_AUTH_PATHS = new Set(['/verify', '/callback', '/authorize']);
+// So are SAML's metadata and ACS, which identity providers and their POST forms reach (Supabase's
+// Kong has open routes for both).
+const OPEN_AUTH_PATHS = new Set([
+  '/verify',
+  '/callback',
+  '/authorize',
+  '/sso/saml/acs',
+  '/sso/saml/metadata',
+]);
 
 function apiKeyOf(req: http.IncomingMessage, url: URL): string | undefined {
   const header = req.headers.apikey;
@@ -196,6 +206,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       return void serveWeb(req, res, services.stripe, prefix).catch(failed);
     if (area === 'sandbox' && version === 'dns' && services.dns)
       return void serveWeb(req, res, services.dns, prefix).catch(failed);
+    if (area === 'sandbox' && version === 'saml-idp' && services.samlIdp)
+      return void serveWeb(req, res, services.samlIdp, prefix).catch(failed);
     if (area === 'functions' && version === 'v1') {
       if (!services.functions)
         return reply(res, 503, { message: 'Edge functions are not running' });

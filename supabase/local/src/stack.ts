@@ -24,6 +24,8 @@ import { startNetWorker } from './net/worker.ts';
 import { allowPrivateWebhookDestinations, writeLocalWebhookSettings } from './webhook-settings.ts';
 import { watchShortDomains } from './short-domains.ts';
 import { createStorageService, syncConfigBuckets } from './storage/index.ts';
+import { createSamlIdpSandbox } from './saml-idp/index.ts';
+import { loadOrCreateSigningPair } from './signing-keys.ts';
 import { createStripeSandbox } from './stripe-sandbox/index.ts';
 import { stripeSandboxEnv } from './stripe-sandbox/env.ts';
 
@@ -48,6 +50,8 @@ export interface StackEnv {
   /** The DNS sandbox's name server, host:port. */
   DNS_NAME_SERVER: string;
   DNS_SANDBOX_API: string;
+  /** The sandbox SAML identity provider's metadata (what an organization registers for SSO). */
+  SAML_IDP_METADATA_URL: string;
 }
 
 export const stackEnvFile = (config: StackConfig) => path.join(config.stateDir, 'stack.env');
@@ -176,6 +180,16 @@ export async function startStack(
     const dnsServer = await startDnsServer(zones, config.dnsPort, log);
     stops.push(() => dnsServer.stop());
 
+    const samlIdpUrl = `${gatewayUrl(config)}/sandbox/saml-idp`;
+    const samlIdp = createSamlIdpSandbox({
+      publicUrl: samlIdpUrl,
+      pair: await loadOrCreateSigningPair(
+        path.join(config.stateDir, 'saml-idp'),
+        'idp',
+        'Shortlane sandbox identity provider',
+      ),
+    });
+
     const gateway = createGateway(config, {
       auth: createAuthService({ config, pool: authPool, mailer: mailbox }),
       storage: createStorageService({
@@ -188,6 +202,7 @@ export async function startStack(
       captcha: createCaptchaSandbox(),
       stripe: stripe.handler,
       dns: createDnsSandboxApi(zones, config.serviceRoleKey),
+      samlIdp,
     });
     const drainGateway = drainable(gateway);
     await listen(gateway, config.gatewayPort);
@@ -203,6 +218,7 @@ export async function startStack(
       ...stripeEnv,
       DNS_NAME_SERVER: dnsEnv.DNS_NAME_SERVER,
       DNS_SANDBOX_API: dnsEnv.DNS_SANDBOX_API,
+      SAML_IDP_METADATA_URL: `${samlIdpUrl}/metadata`,
     };
     fs.writeFileSync(
       stackEnvFile(config),

@@ -1,4 +1,4 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { AuthApiError, createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
@@ -75,8 +75,49 @@ function authWith(auth: Table, email: Table = {}) {
     admin: () => client(env.SUPABASE_SERVICE_ROLE_KEY),
     mailbox,
     publicSettings,
+    fetch,
   };
 }
+
+describe('[auth.saml] enabled', () => {
+  it('false: signInWithSSO, the whole /sso tree and the admin SSO API answer saml_provider_disabled', async () => {
+    const auth = authWith({ saml: { enabled: false } });
+    const disabled = {
+      status: 404,
+      code: 'saml_provider_disabled',
+      message: 'SAML 2.0 is disabled',
+    };
+    const byDomain = await auth.anon().auth.signInWithSSO({ domain: 'acme.example.com' });
+    expect(byDomain.error).toBeInstanceOf(AuthApiError);
+    expect(byDomain.error).toMatchObject(disabled);
+    const byProvider = await auth.anon().auth.signInWithSSO({
+      providerId: '11111111-1111-4111-8111-111111111111',
+    });
+    expect(byProvider.error).toMatchObject(disabled);
+    const metadata = await auth.fetch(`${env.SUPABASE_URL}/auth/v1/sso/saml/metadata`);
+    expect(metadata.status).toBe(404);
+    expect(await metadata.json()).toEqual({
+      code: 404,
+      error_code: 'saml_provider_disabled',
+      msg: 'SAML 2.0 is disabled',
+    });
+    const admin = await auth.fetch(`${env.SUPABASE_URL}/auth/v1/admin/sso/providers`, {
+      headers: { authorization: `Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}` },
+    });
+    expect(admin.status).toBe(404);
+    expect(((await auth.publicSettings()) as { saml_enabled?: boolean }).saml_enabled).toBe(false);
+  });
+
+  it('true (the project): settings say so and the service provider metadata is served', async () => {
+    const auth = authWith({});
+    expect(((await auth.publicSettings()) as { saml_enabled?: boolean }).saml_enabled).toBe(true);
+    const metadata = await auth.fetch(`${env.SUPABASE_URL}/auth/v1/sso/saml/metadata`);
+    expect(metadata.headers.get('content-type')).toBe('application/xml');
+    const xml = await metadata.text();
+    expect(xml).toContain(`entityID="${env.SUPABASE_URL}/auth/v1/sso/saml/metadata"`);
+    expect(xml).toContain(`Location="${env.SUPABASE_URL}/auth/v1/sso/saml/acs"`);
+  });
+});
 
 describe('[auth] enable_signup', () => {
   it('false: no sign-up of any kind (password, magic link, anonymous); the admin API still creates users', async () => {

@@ -1,6 +1,6 @@
 import { AuthApiError } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import { anonClient, env, signedInClient } from './auth-helpers.ts';
+import { env, signedInClient } from './auth-helpers.ts';
 
 /**
  * Features config.toml leaves off answer with GoTrue's JSON errors through the gateway, so
@@ -19,42 +19,11 @@ async function authGet(path: string, headers: Record<string, string> = {}) {
   };
 }
 
-const SAML_DISABLED = {
-  status: 404,
-  code: 'saml_provider_disabled',
-  message: 'SAML 2.0 is disabled',
-};
 const LINKING_DISABLED = {
   status: 404,
   code: 'manual_linking_disabled',
   message: 'Manual linking is disabled',
 };
-
-describe('auth: SAML SSO is disabled', () => {
-  it('signInWithSSO gives an AuthApiError saml_provider_disabled, by domain or by provider', async () => {
-    const byDomain = await anonClient().auth.signInWithSSO({ domain: 'acme.example.com' });
-    expect(byDomain.error).toBeInstanceOf(AuthApiError);
-    expect(byDomain.error).toMatchObject(SAML_DISABLED);
-    const byProvider = await anonClient().auth.signInWithSSO({
-      providerId: '11111111-1111-4111-8111-111111111111',
-    });
-    expect(byProvider.error).toMatchObject(SAML_DISABLED);
-  });
-
-  it('the whole /sso tree answers so, in either error format', async () => {
-    expect(await authGet('/sso/saml/metadata')).toEqual({
-      status: 404,
-      contentType: 'application/json',
-      body: { code: 404, error_code: 'saml_provider_disabled', msg: 'SAML 2.0 is disabled' },
-    });
-    expect(
-      await authGet('/sso/saml/acs/anything', { 'x-supabase-api-version': '2024-01-01' }),
-    ).toMatchObject({
-      status: 404,
-      body: { code: 'saml_provider_disabled', message: 'SAML 2.0 is disabled' },
-    });
-  });
-});
 
 describe('auth: manual identity linking is disabled', () => {
   it('linkIdentity and unlinkIdentity give an AuthApiError manual_linking_disabled', async () => {

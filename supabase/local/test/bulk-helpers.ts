@@ -121,7 +121,7 @@ export async function upload(
   options: UploadOptions,
 ): Promise<UploadAnswer> {
   const form = new FormData();
-  if (file) form.set('file', new Blob([file]), options.fileName ?? 'links.csv');
+  if (file) form.set('file', new Blob([file.slice()]), options.fileName ?? 'links.csv');
   if (options.domain !== undefined) form.set('domain', options.domain);
   if (options.withHeader !== undefined) form.set('withHeader', options.withHeader);
   if (options.team !== undefined) form.set('team', options.team);

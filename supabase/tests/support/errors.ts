@@ -229,6 +229,25 @@ export const ERROR_CODES = {
     detail: 'A deleted domain cannot be restored; add it again.',
     hint: 'is_deleted',
   },
+  // Organization single sign-on (20261122005000_organization_sso.sql).
+  sso_forbidden: {
+    status: 403,
+    detail: 'You may not manage single sign-on of this organization.',
+    hint: 'organization',
+  },
+  sso_plan_required: {
+    status: 402,
+    detail: 'Single sign-on is part of the Enterprise plan.',
+    hint: 'sso',
+  },
+  sso_domain_invalid: {
+    status: 422,
+    detail: 'Enter a domain such as example.com.',
+    hint: 'domain',
+  },
+  sso_domain_taken: { status: 422, detail: 'This domain is already claimed.', hint: 'domain' },
+  sso_domain_not_found: { status: 404, detail: 'Domain not found.', hint: 'domain' },
+  sso_not_configured: { status: 422, detail: 'Add your identity provider first.', hint: 'sso' },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,4 +1,14 @@
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Divider,
+  Group,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { loginSchema, type LoginInput } from '@shortlane/shared/schemas/auth.ts';
 import { useState } from 'react';
@@ -8,6 +18,7 @@ import { authErrorMessage } from '../../auth/authErrorMessage.ts';
 import { validateWith } from '../../lib/forms.ts';
 import { paths } from '../../routes/paths.ts';
 import { AuthCard } from '../../auth/AuthCard.tsx';
+import { SsoSignIn } from '../../features/sso/SsoSignIn.tsx';
 
 /**
  * /app/login: e-mail and password. On success the guest-only guard moves on (to the page the
@@ -77,6 +88,16 @@ export default function LoginPage() {
           </Group>
         </Stack>
       </form>
+      <Divider
+        my="md"
+        labelPosition="center"
+        label={
+          <Text size="sm" c="gray.7">
+            or
+          </Text>
+        }
+      />
+      <SsoSignIn />
     </AuthCard>
   );
 }

@@ -5,6 +5,7 @@ import type { Mailer } from '../mail.ts';
 import type { AuthContext } from './context.ts';
 import { adminFactorRoutes } from './handlers/admin-factors.ts';
 import { adminLinkRoutes } from './handlers/admin-links.ts';
+import { adminSsoRoutes } from './handlers/admin-sso.ts';
 import { adminRoutes } from './handlers/admin.ts';
 import { disabledFeatureRoutes } from './handlers/disabled.ts';
 import { logoutRoutes } from './handlers/logout.ts';
@@ -12,6 +13,7 @@ import { metaRoutes } from './handlers/meta.ts';
 import { mfaRoutes } from './handlers/mfa.ts';
 import { recoverRoutes } from './handlers/recover.ts';
 import { signupRoutes } from './handlers/signup.ts';
+import { ssoRoutes } from './handlers/sso.ts';
 import { tokenRoutes } from './handlers/token.ts';
 import { userRoutes } from './handlers/user.ts';
 import { verifyRoutes } from './handlers/verify.ts';
@@ -21,6 +23,7 @@ import {
   type AuthRateLimitSettings,
 } from './rate-limits.ts';
 import { Router } from './router.ts';
+import { ensureSsoSchema } from './saml/schema.ts';
 import { loadAuthSettings, type AuthSettings } from './settings.ts';
 
 export type { AuthSettings } from './settings.ts';
@@ -45,7 +48,14 @@ export function createAuthService(deps: AuthDependencies): WebHandler {
     rateLimits: new AuthRateLimits(loadRateLimitSettings(deps.rateLimits)),
   };
   const router = new Router();
+  if (context.settings.saml.enabled) {
+    ensureSsoSchema(deps.pool).catch((error: unknown) =>
+      console.error('auth: could not create the SSO tables', error),
+    );
+  }
+  const sso = context.settings.saml.enabled ? [ssoRoutes, adminSsoRoutes] : [];
   for (const register of [
+    ...sso,
     metaRoutes,
     signupRoutes,
     tokenRoutes,

@@ -40,7 +40,8 @@ export type AuthenticationMethod =
   | 'magiclink'
   | 'email/signup'
   | 'email_change'
-  | 'anonymous';
+  | 'anonymous'
+  | 'sso/saml';
 
 const SECOND_FACTOR_METHODS = new Set(['totp', 'mfa/phone', 'mfa/webauthn']);
 

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { gatewayUrl, type StackConfig } from '../config.ts';
 import { StackError } from '../errors.ts';
 import { readSupabaseConfig } from '../supabase-config.ts';
 import { parseGoDuration } from './duration.ts';
+import { hookFunctionOf, type HookSettings } from './hooks.ts';
 
 /**
  * GoTrue's configuration, derived the way the Supabase CLI derives it from supabase/config.toml.
@@ -38,6 +40,18 @@ export interface AuthSettings {
   otpLength: number;
   otpExpirySeconds: number;
   emailMaxFrequencyMs: number;
+  /** [auth.saml]: SAML 2.0 single sign-on (GoTrue's GOTRUE_SAML_*). */
+  saml: {
+    enabled: boolean;
+    /** How long a sign-in may take at the identity provider (relay_state_validity_period). */
+    relayStateValidityMs: number;
+    /** Where the service provider's signing key and certificate are kept (made at first start). */
+    keyDir: string;
+  };
+  /** [auth.hook.*]: the Postgres hooks this Auth runs. */
+  hooks: {
+    passwordVerificationAttempt: HookSettings;
+  };
   mfa: {
     maxEnrolledFactors: number;
     maxVerifiedFactors: number;
@@ -120,6 +134,17 @@ function envInt(name: string): number | undefined {
   return value;
 }
 
+function checkedHook(hook: HookSettings): HookSettings {
+  if (hook.enabled) {
+    try {
+      hookFunctionOf(hook.uri);
+    } catch (error) {
+      throw new StackError(`supabase/config.toml: [auth.hook] ${(error as Error).message}`);
+    }
+  }
+  return hook;
+}
+
 export function loadAuthSettings(
   stack: StackConfig,
   overrides: Partial<AuthSettings> = {},
@@ -129,6 +154,15 @@ export function loadAuthSettings(
   const email = table(auth, 'email', 'auth.email');
   const mfa = table(auth, 'mfa', 'auth.mfa');
   const totp = table(mfa, 'totp', 'auth.mfa.totp');
+  const saml = table(auth, 'saml', 'auth.saml');
+  const hook = table(auth, 'hook', 'auth.hook');
+  const passwordHook = table(
+    hook,
+    'password_verification_attempt',
+    'auth.hook.password_verification_attempt',
+  );
+  const passwordHookOf = reader(passwordHook, 'auth.hook.password_verification_attempt');
+  const samlOf = reader(saml, 'auth.saml');
   const authOf = reader(auth, 'auth');
   const emailOf = reader(email, 'auth.email');
   const mfaOf = reader(mfa, 'auth.mfa');
@@ -182,6 +216,17 @@ export function loadAuthSettings(
     otpLength: emailOf.int('otp_length', 6),
     otpExpirySeconds: emailOf.int('otp_expiry', 3600),
     emailMaxFrequencyMs: emailOf.durationMs('max_frequency', '1s'),
+    saml: {
+      enabled: samlOf.bool('enabled', false),
+      relayStateValidityMs: samlOf.durationMs('relay_state_validity_period', '2m'),
+      keyDir: path.join(stack.stateDir, 'auth-saml'),
+    },
+    hooks: {
+      passwordVerificationAttempt: checkedHook({
+        enabled: passwordHookOf.bool('enabled', false),
+        uri: passwordHookOf.string('uri', ''),
+      }),
+    },
     mfa: {
       maxEnrolledFactors: mfaOf.int('max_enrolled_factors', 10),
       maxVerifiedFactors: 10,

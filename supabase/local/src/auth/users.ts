@@ -179,6 +179,8 @@ export interface NewUser {
   appMetadata: Record<string, unknown>;
   userMetadata: Record<string, unknown>;
   isAnonymous?: boolean;
+  /** An SSO user: its address need not be unique, and its identity provider confirmed it. */
+  isSsoUser?: boolean;
 }
 
 export async function insertUser(db: Db, user: NewUser): Promise<string> {
@@ -186,8 +188,9 @@ export async function insertUser(db: Db, user: NewUser): Promise<string> {
   await db.query(
     `insert into auth.users
        (instance_id, id, aud, role, email, phone, encrypted_password, raw_app_meta_data,
-        raw_user_meta_data, is_anonymous, created_at, updated_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now())`,
+        raw_user_meta_data, is_anonymous, is_sso_user, email_confirmed_at, created_at, updated_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, case when $11 then now() end, now(),
+       now())`,
     [
       NIL_UUID,
       id,
@@ -199,6 +202,7 @@ export async function insertUser(db: Db, user: NewUser): Promise<string> {
       JSON.stringify(user.appMetadata),
       JSON.stringify(user.userMetadata),
       user.isAnonymous ?? false,
+      user.isSsoUser ?? false,
     ],
   );
   return id;

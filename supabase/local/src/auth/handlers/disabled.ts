@@ -1,11 +1,11 @@
-import { requireAuthentication } from '../authenticate.ts';
+import { requireAdmin, requireAuthentication } from '../authenticate.ts';
 import type { AuthContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Router } from '../router.ts';
 import { OAUTH_PROVIDERS } from './meta.ts';
 
 /**
- * Features the project leaves off (config.toml enables no SAML, no manual linking, no OAuth
+ * Features the project leaves off (SAML unless [auth.saml] enables it, no manual linking, no OAuth
  * provider) answer as GoTrue answers them when they are off, in JSON that clients parse into an
  * AuthError: requireSAMLEnabled on the whole /sso tree, requireManualLinkingEnabled on
  * /user/identities (after requireAuthentication, as GoTrue mounts it under /user), and
@@ -17,9 +17,15 @@ const OTHER_KNOWN_PROVIDERS = ['x', 'vercel_marketplace', 'zoom'];
 const KNOWN_PROVIDERS = new Set<string>([...OAUTH_PROVIDERS, ...OTHER_KNOWN_PROVIDERS]);
 
 export function disabledFeatureRoutes(router: Router, context: AuthContext): void {
-  router.on('*', '/sso/*', async () => {
-    throw notFound('saml_provider_disabled', 'SAML 2.0 is disabled');
-  });
+  if (!context.settings.saml.enabled) {
+    // GoTrue mounts requireSAMLEnabled on /sso and on the admin API's /sso alike.
+    for (const tree of ['/sso/*', '/admin/sso/*']) {
+      router.on('*', tree, async ({ request }) => {
+        if (tree.startsWith('/admin')) await requireAdmin(context, request);
+        throw notFound('saml_provider_disabled', 'SAML 2.0 is disabled');
+      });
+    }
+  }
 
   router.on('*', '/user/identities/*', async ({ request }) => {
     await requireAuthentication(context, request);

@@ -53,7 +53,7 @@ export function metaRoutes(router: Router, { settings }: AuthContext): void {
       mailer_autoconfirm: settings.mailerAutoconfirm,
       phone_autoconfirm: false,
       sms_provider: '',
-      saml_enabled: false,
+      saml_enabled: settings.saml.enabled,
       saml_private_key_next_configured: false,
       passkeys_enabled: false,
     }),

@@ -3,6 +3,7 @@ import { recordAudit } from '../audit.ts';
 import { clientInfo, type AuthContext } from '../context.ts';
 import { transaction } from '../db.ts';
 import { badRequest, notFound, unprocessable, WeakPasswordError } from '../errors.ts';
+import { passwordVerificationAttempt } from '../hooks.ts';
 import { readParams } from '../params.ts';
 import {
   findFlowStateByAuthCode,
@@ -49,9 +50,15 @@ export function tokenRoutes(router: Router, context: AuthContext): void {
     if (!user || !hasPassword(user)) throw badRequest('invalid_credentials', INVALID_LOGIN);
     if (isBanned(user)) throw badRequest('user_banned', 'User is banned');
     const password = params.password ?? '';
-    if (!(await verifyPassword(password, user.encrypted_password))) {
-      throw badRequest('invalid_credentials', INVALID_LOGIN);
-    }
+    const valid = await verifyPassword(password, user.encrypted_password);
+    await passwordVerificationAttempt(
+      pool,
+      settings.hooks.passwordVerificationAttempt,
+      user.id,
+      valid,
+      clientInfo(request),
+    );
+    if (!valid) throw badRequest('invalid_credentials', INVALID_LOGIN);
     // A correct password that today's rules would refuse still signs in, with a warning.
     let weakPassword: WeakPasswordError | undefined;
     try {

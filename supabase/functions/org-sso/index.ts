@@ -1,0 +1,3 @@
+import { orgSso } from './handler.ts';
+
+Deno.serve(orgSso);
