@@ -2246,6 +2246,91 @@ export type Database = {
           },
         ];
       };
+      support_requests: {
+        Row: {
+          answer: string | null;
+          answered_at: string | null;
+          answered_by: string | null;
+          author_id: string | null;
+          created_at: string;
+          id: string;
+          message: string;
+          organization_id: string;
+          state: string;
+          subject: string;
+          updated_at: string;
+        };
+        Insert: {
+          answer?: string | null;
+          answered_at?: string | null;
+          answered_by?: string | null;
+          author_id?: string | null;
+          created_at?: string;
+          id?: string;
+          message: string;
+          organization_id: string;
+          state?: string;
+          subject: string;
+          updated_at?: string;
+        };
+        Update: {
+          answer?: string | null;
+          answered_at?: string | null;
+          answered_by?: string | null;
+          author_id?: string | null;
+          created_at?: string;
+          id?: string;
+          message?: string;
+          organization_id?: string;
+          state?: string;
+          subject?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'support_requests_answered_by_fkey';
+            columns: ['answered_by'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_answered_by_fkey';
+            columns: ['answered_by'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_author_id_fkey';
+            columns: ['author_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_author_id_fkey';
+            columns: ['author_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       survey_answers: {
         Row: {
           answer: NonNullable<Json>;
@@ -3347,6 +3432,29 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      accept_invitation_token: {
+        Args: { p_token: string };
+        Returns: {
+          created_at: string;
+          email: string;
+          id: string;
+          inviter_id: string;
+          message: string | null;
+          organization_id: string | null;
+          organization_role_id: string | null;
+          source: string;
+          status: string;
+          team_id: string | null;
+          team_role: string | null;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'invitations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
       account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
       account_features: { Args: { p_account_id: string }; Returns: string[] };
@@ -3379,6 +3487,22 @@ export type Database = {
           line: number;
           message: string;
         }[];
+      };
+      change_organization_user_role: {
+        Args: { p_organization_id: string; p_role_id: string; p_user_id: string };
+        Returns: {
+          created_at: string;
+          organization_id: string;
+          role_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_users';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       change_team_member_role: {
         Args: { p_role: string; p_team_id: string; p_user_id: string };
@@ -3471,7 +3595,21 @@ export type Database = {
         }[];
       };
       generate_two_factor_backup_codes: { Args: Record<PropertyKey, never>; Returns: string[] };
+      invitation_by_token: { Args: { p_token: string }; Returns: Json };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
+      issue_invitation_token: {
+        Args: { p_invitation_id: string };
+        Returns: {
+          email: string;
+          expires_at: string;
+          inviter_name: string;
+          organization_name: string;
+          role_name: string;
+          source: string;
+          team_name: string;
+          token: string;
+        }[];
+      };
       kiosk_create_access_invitation: {
         Args: { p_email: string; p_expires_at?: string; p_note?: string };
         Returns: Json;
@@ -3557,7 +3695,34 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      reject_invitation_token: {
+        Args: { p_token: string };
+        Returns: {
+          created_at: string;
+          email: string;
+          id: string;
+          inviter_id: string;
+          message: string | null;
+          organization_id: string | null;
+          organization_role_id: string | null;
+          source: string;
+          status: string;
+          team_id: string | null;
+          team_role: string | null;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'invitations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      remove_organization_user: {
+        Args: { p_organization_id: string; p_user_id: string };
+        Returns: undefined;
+      };
       remove_team_member: { Args: { p_team_id: string; p_user_id: string }; Returns: undefined };
       replay_webhook_delivery: {
         Args: { p_delivery_id: string };

@@ -121,12 +121,12 @@ export const ERROR_CODES = {
     field: 'user',
   },
   invitation_expired: {
-    status: 410,
+    status: 422,
     message: 'This invitation has expired. Ask for a new one.',
     field: 'invitation',
   },
   invitation_used: {
-    status: 410,
+    status: 409,
     message: 'This invitation has already been answered.',
     field: 'invitation',
   },

@@ -25,17 +25,14 @@ begin
       raise exception using errcode = 'PT422', message = p_code,
         detail = 'You cannot change your own role or remove yourself here.', hint = 'user';
     when 'invitation_expired' then
-      raise exception using errcode = 'PT410', message = p_code,
+      raise exception using errcode = 'PT422', message = p_code,
         detail = 'This invitation has expired. Ask for a new one.', hint = 'invitation';
     when 'invitation_used' then
-      raise exception using errcode = 'PT410', message = p_code,
+      raise exception using errcode = 'PT409', message = p_code,
         detail = 'This invitation has already been answered.', hint = 'invitation';
     when 'invitation_other_email' then
       raise exception using errcode = 'PT403', message = p_code,
         detail = 'This invitation was sent to another e-mail address.', hint = 'invitation';
-    when 'support_request_invalid' then
-      raise exception using errcode = 'PT422', message = p_code,
-        detail = 'The subject and the message are required.', hint = 'form';
     else
       perform app.team_error(p_code);
   end case;

@@ -179,12 +179,12 @@ export const ERROR_CODES = {
     hint: 'user',
   },
   invitation_expired: {
-    status: 410,
+    status: 422,
     detail: 'This invitation has expired. Ask for a new one.',
     hint: 'invitation',
   },
   invitation_used: {
-    status: 410,
+    status: 409,
     detail: 'This invitation has already been answered.',
     hint: 'invitation',
   },

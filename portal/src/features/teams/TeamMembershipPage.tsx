@@ -39,6 +39,7 @@ import { useDialogs } from '../../lib/servicesContext.ts';
 import { paths } from '../../routes/paths.ts';
 import { useViewer } from '../../state/appState.ts';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
+import { invitedMessage } from '../organization/invitedMessage.ts';
 import { TeamSettingsFrame } from './TeamSettingsFrame.tsx';
 
 const ROLE_LABELS: Record<TeamRole, string> = {
@@ -67,8 +68,8 @@ function InviteForm({ team }: { team: TeamDetail }) {
   const submit = form.onSubmit(async (values) => {
     try {
       const parsed = teamInvitationSchema.parse(values);
-      await invite.mutateAsync(parsed);
-      success(`${parsed.email} was invited.`);
+      const { mailed } = await invite.mutateAsync(parsed);
+      success(invitedMessage(parsed.email, mailed));
       form.reset();
     } catch (error) {
       const errors = await formErrorsFromError(error);
