@@ -108,7 +108,7 @@ export function useOrganizationInvitationsQuery(organizationId: string | null, e
       const rows = unwrap(
         await supabase
           .from('invitations')
-          .select('id, email, created_at, role:organization_roles(name)')
+          .select('id, email, created_at, organization_role:organization_roles(name)')
           .eq('organization_id', organizationId!)
           .is('team_id', null)
           .eq('status', 'pending')
@@ -117,7 +117,7 @@ export function useOrganizationInvitationsQuery(organizationId: string | null, e
       return rows.map((row) => ({
         id: row.id,
         email: row.email,
-        roleName: row.role?.name ?? '',
+        roleName: row.organization_role?.name ?? '',
         createdAt: row.created_at,
       }));
     },

@@ -15,7 +15,7 @@ function check(result: {
 }
 
 /** Membership changes refresh the team's lists and, as teams and roles move, the whole state. */
-function useTeamMutation<Input>(run: (input: Input) => Promise<unknown>) {
+function useTeamMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
   const queryClient = useQueryClient();
   const userId = useUserId();
   return useMutation({

@@ -59,8 +59,11 @@ function open(org: ReturnType<typeof organization>, backend = new TestBackend())
           {
             id: 'inv-1',
             email: 'pending@example.com',
+            source: 'organization',
             created_at: '2026-01-04T00:00:00Z',
-            role: { name: 'Analyst' },
+            team: null,
+            organization: { name: 'Acme', slug: 'acme', photo_url: null },
+            organization_role: { name: 'Analyst' },
           },
         ],
       }),
