@@ -125,12 +125,13 @@ export function parseSendRequest(body: unknown): OutgoingMail | string {
   if (!isRecord(body)) return 'The body must be a JSON object';
   const from = emailOf(body.From);
   if (from === null) return 'From.Email is required';
-  const to = Array.isArray(body.To) ? body.To.map(emailOf) : [];
-  if (to.length !== 1 || to[0] === null) return 'To must hold one recipient with an Email';
+  const recipients = Array.isArray(body.To) ? body.To.map(emailOf) : [];
+  const to = recipients.length === 1 ? recipients[0] : null;
+  if (to == null) return 'To must hold one recipient with an Email';
   const text = typeof body.Text === 'string' ? body.Text : '';
   const html = typeof body.HTML === 'string' ? body.HTML : '';
   if (typeof body.Subject !== 'string' || (text === '' && html === '')) {
     return 'Subject and Text or HTML are required';
   }
-  return { from, to: to[0], subject: body.Subject, text, html };
+  return { from, to, subject: body.Subject, text, html };
 }
