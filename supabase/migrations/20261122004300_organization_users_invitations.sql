@@ -166,7 +166,7 @@ revoke all on app.invitation_tokens from public, anon, authenticated;
 
 -- How long a mailed link answers. A setting so tests and operators can shorten it.
 create function app.invitation_token_lifetime() returns interval
-language sql stable
+language sql stable security definer
 set search_path = ''
 as $$
   select coalesce(
@@ -175,7 +175,7 @@ as $$
 $$;
 
 create function app.hash_invitation_token(p_token text) returns bytea
-language sql immutable
+language sql immutable security definer
 set search_path = ''
 as $$
   select sha256(convert_to(coalesce(p_token, ''), 'UTF8'))
@@ -347,6 +347,7 @@ comment on table public.support_requests is
 create index support_requests_organization_id_idx
   on public.support_requests (organization_id, created_at desc);
 create index support_requests_author_id_idx on public.support_requests (author_id);
+create index support_requests_answered_by_idx on public.support_requests (answered_by);
 create index support_requests_open_idx on public.support_requests (created_at) where state = 'open';
 
 create trigger support_requests_touch_updated_at before update on public.support_requests
@@ -439,3 +440,7 @@ $$;
 create trigger profiles_log_preview_features after update of preview_features on public.profiles
   for each row when (old.preview_features is distinct from new.preview_features)
   execute function app.log_preview_features_change();
+
+-- ---------------------------------------------------------------------------------------------
+-- Nothing in `app` is executable by PUBLIC: the RPCs above call these as their owner.
+revoke execute on all functions in schema app from public;
