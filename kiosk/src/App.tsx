@@ -21,6 +21,7 @@ import passwordDictionary from './resources/password_dictionary/index.tsx';
 import quoteRequests from './resources/quote-requests/index.tsx';
 import { LinkStatsPage } from './resources/stats/LinkStatsPage.tsx';
 import { SystemStatsPage } from './resources/stats/SystemStatsPage.tsx';
+import supportRequests from './resources/support-requests/index.tsx';
 import surveys from './resources/surveys/index.tsx';
 import surveyQuestions from './resources/surveys/questions.tsx';
 import tldOverprice from './resources/tld_overprice/index.tsx';
@@ -115,6 +116,13 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
             options={{ label: 'DNS zones' }}
             recordRepresentation="name"
           />
+          <Resource
+            name="support-requests"
+            {...supportRequests}
+            options={{ label: 'Support requests' }}
+            recordRepresentation="subject"
+          />
+          <Resource name="profiles" />
           <Resource name="announcements" {...announcements} recordRepresentation="title" />
           <Resource name="surveys" {...surveys} recordRepresentation="title" />
           <Resource name="survey_questions" {...surveyQuestions} />

@@ -109,6 +109,32 @@ export const ERROR_CODES = {
     message: 'You cannot change your own membership here; leave the team instead.',
     field: 'user',
   },
+  // Organization users and invitation links (20261122004300_organization_users_invitations.sql).
+  user_not_in_organization: {
+    status: 404,
+    message: 'The user does not belong to the given organization.',
+    field: 'user',
+  },
+  own_organization_membership: {
+    status: 422,
+    message: 'You cannot change your own role or remove yourself here.',
+    field: 'user',
+  },
+  invitation_expired: {
+    status: 422,
+    message: 'This invitation has expired. Ask for a new one.',
+    field: 'invitation',
+  },
+  invitation_used: {
+    status: 409,
+    message: 'This invitation has already been answered.',
+    field: 'invitation',
+  },
+  invitation_other_email: {
+    status: 403,
+    message: 'This invitation was sent to another e-mail address.',
+    field: 'invitation',
+  },
   role_invalid: { status: 422, message: 'The selected role is invalid.', field: 'role' },
   // Organization team settings (20261122004400_organization_team_settings.sql).
   not_organization_user: {

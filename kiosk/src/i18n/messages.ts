@@ -11,6 +11,7 @@ export const KIOSK_MESSAGES = {
   'kiosk.users.mfa_reset':
     'Two-factor authentication reset (%{smart_count} factor removed) |||| Two-factor authentication reset (%{smart_count} factors removed)',
   'kiosk.users.impersonating': 'The portal opened as %{email}',
+  'kiosk.users.preview_changed': 'Preview features saved',
   'kiosk.api_tokens.revoked': 'API token revoked: %{name}',
   'kiosk.zones.synced': '%{smart_count} zone synced |||| %{smart_count} zones synced',
   'kiosk.zones.deleted': 'Zone deleted',

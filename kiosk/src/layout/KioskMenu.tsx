@@ -7,6 +7,7 @@ export function KioskMenu() {
       <Menu.ResourceItem name="users" />
       <Menu.ResourceItem name="organizations" />
       <Menu.ResourceItem name="teams" />
+      <Menu.ResourceItem name="support-requests" />
       <Menu.ResourceItem name="aliases" />
       <Menu.ResourceItem name="long-urls" />
       <Menu.Item to="/stats/system" primaryText="System stats" />

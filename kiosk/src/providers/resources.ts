@@ -46,6 +46,9 @@ export const RESOURCES = {
   teams: { read: 'kiosk_teams', search: ['name', 'organization_name', 'owner_email'] },
   organization_users: { read: 'kiosk_organization_users' },
   team_members: { read: 'kiosk_team_members' },
+  // The user page's preview switches (staff may read and change every profile).
+  profiles: { read: 'profiles' },
+  'support-requests': { read: 'support_requests', search: ['subject', 'message'] },
 } as const satisfies Record<string, ResourceMapping>;
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -37,3 +37,11 @@ export async function formErrorsFromError(error: unknown): Promise<Record<string
   }
   return {};
 }
+
+/** The one message a refused call shows as a notice (its first mapped notice). */
+export function apiFailureMessage(error: unknown): string {
+  if (error instanceof ApiError) {
+    return mapApiError(error.status, error.body).notices[0] ?? 'Something went wrong.';
+  }
+  return 'Something went wrong.';
+}

@@ -18,6 +18,8 @@ export const paths = {
   // Not in the spec, which names no page for a bulk import: ours, linked from the bulk result
   // and the batch's notification.
   'bulk.job': '/app/bulk/:jobId',
+  // Ours too: where an invitation mail's link leads (the token answers the invitation once).
+  invitation: '/app/invitation/:token',
   'my-urls.clear-history': '/app/my-urls/clear-history',
   myurls: '/app/myurls',
   'myurls.clear-history': '/app/myurls/clear-history',

@@ -115,6 +115,12 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
     guards: PUBLIC,
     screen: page(() => import('../pages/AnalyticsPage/AnalyticsPage.tsx')),
   },
+  // Public: a guest who follows an invitation mail sees it, then signs up or logs in.
+  {
+    name: 'invitation',
+    guards: PUBLIC,
+    screen: page(() => import('../features/organization/InvitationLinkPage.tsx')),
+  },
   {
     name: 'bulk.job',
     guards: LOGIN,
@@ -478,7 +484,11 @@ function organizationRoutes(): PageRoute[] {
     { name: 'org.dashboard', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
     { name: 'org.me', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
     { name: 'org.team', guards: ORGANIZATIONS, screen: OrganizationLinksPage },
-    org('org.helpdesk', 'Helpdesk', "The organization's support requests."),
+    {
+      name: 'org.helpdesk',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/organization/HelpdeskPage.tsx')),
+    },
     {
       name: 'org.audit',
       guards: ORGANIZATIONS,
@@ -489,7 +499,11 @@ function organizationRoutes(): PageRoute[] {
       guards: ORGANIZATIONS,
       screen: page(() => import('../features/organization/OrganizationProfilePage.tsx')),
     },
-    org('org.settings.users', 'Organization users', 'People in the organization and their roles.'),
+    {
+      name: 'org.settings.users',
+      guards: ORGANIZATIONS,
+      screen: page(() => import('../features/organization/OrganizationUsersPage.tsx')),
+    },
     {
       name: 'org.settings.roles',
       guards: ORGANIZATIONS,

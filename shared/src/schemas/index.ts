@@ -6,3 +6,4 @@ export * from './auth.ts';
 export * from './profile.ts';
 export * from './invitation.ts';
 export * from './team.ts';
+export * from './organization-users.ts';

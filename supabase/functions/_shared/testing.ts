@@ -10,6 +10,8 @@ export interface StackEnv {
   SUPABASE_SERVICE_ROLE_KEY: string;
   SUPABASE_JWT_SECRET: string;
   DB_URL: string;
+  /** The stack's mail catcher (Mailpit's API). */
+  MAILBOX_URL?: string;
   /** The stack's Stripe sandbox (billing type 1). */
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;

@@ -1,4 +1,4 @@
-import { databaseUrl, gatewayUrl, type StackConfig } from './config.ts';
+import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.ts';
 import { drainable } from './drain.ts';
 import { listen } from './gateway.ts';
 import { assertPortFree } from './ports.ts';
@@ -48,7 +48,7 @@ export async function startFunctions(
     deno,
     catalog,
     functionEnv: supabaseFunctionEnv(config),
-    localDefaults: localFunctionDefaults(gatewayUrl(config), config.dnsPort),
+    localDefaults: localFunctionDefaults(gatewayUrl(config), config.dnsPort, mailboxUrl(config)),
     log,
   });
   const route = createFunctionsRouter({ catalog, processes, jwtSecret: config.jwtSecret, log });

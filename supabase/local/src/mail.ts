@@ -8,6 +8,8 @@ import { json, type WebHandler } from './http.ts';
 
 export interface OutgoingMail {
   to: string;
+  /** The sender when it is not the mailbox's own (product mail sent through /api/v1/send). */
+  from?: string;
   subject: string;
   html: string;
   text: string;
@@ -51,7 +53,7 @@ export class Mailbox implements Mailer {
       ...mail,
       to: mail.to.toLowerCase(),
       id: randomUUID(),
-      from: this.from,
+      from: mail.from ?? this.from,
       created: new Date().toISOString(),
     });
     this.messages.length = Math.min(this.messages.length, this.capacity);
@@ -63,11 +65,29 @@ export class Mailbox implements Mailer {
     return wanted ? this.messages.filter((m) => m.to === wanted) : [...this.messages];
   }
 
+  /**
+   * Mailpit's send API (POST /api/v1/send): what the functions' mail sender calls in
+   * development. One recipient per message here, as the product sends them; answers { ID }.
+   */
+  private async accept(request: Request): Promise<Response> {
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return json({ error: 'Invalid JSON' }, 400);
+    }
+    const message = parseSendRequest(body);
+    if (typeof message === 'string') return json({ error: message }, 400);
+    await this.send(message);
+    return json({ ID: this.messages[0]!.id });
+  }
+
   readonly handler: WebHandler = async (request) => {
     const url = new URL(request.url);
     const parts = url.pathname.split('/').filter(Boolean);
     // GET /api/v1/messages, GET /api/v1/search?query=to:x, GET /api/v1/message/{id}, DELETE /api/v1/messages
     if (parts[0] !== 'api' || parts[1] !== 'v1') return json({ error: 'Not found' }, 404);
+    if (parts[2] === 'send' && request.method === 'POST') return this.accept(request);
     if (parts[2] === 'messages' && request.method === 'DELETE') {
       this.messages.length = 0;
       return new Response('ok');
@@ -90,4 +110,28 @@ export class Mailbox implements Mailer {
     }
     return json({ error: 'Not found' }, 404);
   };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const emailOf = (value: unknown): string | null =>
+  isRecord(value) && typeof value.Email === 'string' && /^[^@\s]+@[^@\s]+$/.test(value.Email)
+    ? value.Email
+    : null;
+
+/** A Mailpit send request as one outgoing mail, or what is wrong with it. */
+export function parseSendRequest(body: unknown): OutgoingMail | string {
+  if (!isRecord(body)) return 'The body must be a JSON object';
+  const from = emailOf(body.From);
+  if (from === null) return 'From.Email is required';
+  const recipients = Array.isArray(body.To) ? body.To.map(emailOf) : [];
+  const to = recipients.length === 1 ? recipients[0] : null;
+  if (to == null) return 'To must hold one recipient with an Email';
+  const text = typeof body.Text === 'string' ? body.Text : '';
+  const html = typeof body.HTML === 'string' ? body.HTML : '';
+  if (typeof body.Subject !== 'string' || (text === '' && html === '')) {
+    return 'Subject and Text or HTML are required';
+  }
+  return { from, to, subject: body.Subject, text, html };
 }

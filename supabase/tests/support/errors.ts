@@ -167,6 +167,32 @@ export const ERROR_CODES = {
     detail: "The team owner's membership cannot be changed.",
     hint: 'user',
   },
+  // Organization users, invitation links and the helpdesk (20261122004300).
+  user_not_in_organization: {
+    status: 404,
+    detail: 'The user does not belong to the given organization.',
+    hint: 'user',
+  },
+  own_organization_membership: {
+    status: 422,
+    detail: 'You cannot change your own role or remove yourself here.',
+    hint: 'user',
+  },
+  invitation_expired: {
+    status: 422,
+    detail: 'This invitation has expired. Ask for a new one.',
+    hint: 'invitation',
+  },
+  invitation_used: {
+    status: 409,
+    detail: 'This invitation has already been answered.',
+    hint: 'invitation',
+  },
+  invitation_other_email: {
+    status: 403,
+    detail: 'This invitation was sent to another e-mail address.',
+    hint: 'invitation',
+  },
   own_membership: {
     status: 422,
     detail: 'You cannot change your own membership here; leave the team instead.',

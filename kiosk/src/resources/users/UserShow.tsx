@@ -14,6 +14,7 @@ import {
 import { Link } from 'react-router-dom';
 import { YesNoField } from '../../components/YesNoField.tsx';
 import { UserApiTokens } from '../api-tokens/index.tsx';
+import { PreviewFeatures } from './PreviewFeatures.tsx';
 import { BanButton, ImpersonateButton, ResetMfaButton } from './UserActions.tsx';
 
 interface Membership {
@@ -84,6 +85,9 @@ export function UserShow() {
           <YesNoField source="no_affiliate" label="No affiliate" />
           <YesNoField source="no_mailings" label="Does not receive mailings" />
           <YesNoField source="hide_invoices" label="Hide invoices" />
+          <Labeled label="Preview features">
+            <PreviewFeatures />
+          </Labeled>
         </TabbedShowLayout.Tab>
         <TabbedShowLayout.Tab label="Plan">
           <TextField source="plan" />

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSupabase } from '../../lib/servicesContext.ts';
+import { inviteByEmail } from '../invitations/invitation-mail.ts';
 import { refreshAppState } from '../refresh.ts';
 import { unwrap } from '../unwrap.ts';
 import { useUserId } from '../use-user-id.ts';
@@ -14,7 +15,7 @@ function check(result: {
 }
 
 /** Membership changes refresh the team's lists and, as teams and roles move, the whole state. */
-function useTeamMutation<Input>(run: (input: Input) => Promise<unknown>) {
+function useTeamMutation<Input, Output>(run: (input: Input) => Promise<Output>) {
   const queryClient = useQueryClient();
   const userId = useUserId();
   return useMutation({
@@ -26,14 +27,12 @@ function useTeamMutation<Input>(run: (input: Input) => Promise<unknown>) {
 export function useInviteTeamMemberMutation(teamId: string) {
   const supabase = useSupabase();
   const userId = useUserId();
-  return useTeamMutation(async (input: { email: string; role: TeamRole }) =>
-    unwrap(
-      await supabase
-        .from('invitations')
-        .insert({ team_id: teamId, email: input.email, team_role: input.role, inviter_id: userId! })
-        .select('id')
-        .single(),
-    ),
+  return useTeamMutation((input: { email: string; role: TeamRole }) =>
+    inviteByEmail(supabase, {
+      email: input.email,
+      inviterId: userId!,
+      target: { kind: 'team', teamId, role: input.role },
+    }),
   );
 }
 

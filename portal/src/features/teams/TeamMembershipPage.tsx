@@ -23,6 +23,7 @@ import { paths } from '../../routes/paths.ts';
 import { useViewer } from '../../state/appState.ts';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
 import { failureMessage, ROLE_LABELS, ROLE_OPTIONS, TeamMembersTable } from './TeamMemberRow.tsx';
+import { invitedMessage } from '../organization/invitedMessage.ts';
 import { TeamSettingsFrame } from './TeamSettingsFrame.tsx';
 
 function InviteForm({ team }: { team: TeamDetail }) {
@@ -35,8 +36,8 @@ function InviteForm({ team }: { team: TeamDetail }) {
   const submit = form.onSubmit(async (values) => {
     try {
       const parsed = teamInvitationSchema.parse(values);
-      await invite.mutateAsync(parsed);
-      success(`${parsed.email} was invited.`);
+      const { mailed } = await invite.mutateAsync(parsed);
+      success(invitedMessage(parsed.email, mailed));
       form.reset();
     } catch (error) {
       const errors = await formErrorsFromError(error);

@@ -4,7 +4,7 @@ import { NAME_MAX_LENGTH, NAME_TOO_LONG } from '@shortlane/shared/schemas/profil
 import { registerSchema } from '@shortlane/shared/schemas/auth.ts';
 import { isAuthWeakPasswordError } from '@supabase/supabase-js';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
 import { AuthCard } from '../../auth/AuthCard.tsx';
 import { authErrorMessage } from '../../auth/authErrorMessage.ts';
@@ -14,7 +14,7 @@ import { announceSignedIn } from '../../auth/stateStatus.ts';
 import { CONFIRMATION_RESENT, useResendConfirmation } from '../../auth/useResendConfirmation.ts';
 import { validateWith } from '../../lib/forms.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
-import { paths } from '../../routes/paths.ts';
+import { paths, RETURN_PARAM } from '../../routes/paths.ts';
 
 /** Sign-up: an optional name (it becomes the profile's), the e-mail and a new password. */
 const signUpSchema = registerSchema.extend({
@@ -31,12 +31,15 @@ const FIELDS = ['name', 'email', 'password'] as const;
  */
 export default function RegisterPage() {
   const supabase = useSupabase();
+  // An invitation link sends its invitee here with their address and the way back to it.
+  const [search] = useSearchParams();
+  const returnTo = search.get(RETURN_PARAM);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm<SignUpInput>({
     mode: 'uncontrolled',
-    initialValues: { name: '', email: '', password: '' },
+    initialValues: { name: '', email: search.get('email') ?? '', password: '' },
     validate: validateWith(signUpSchema),
     validateInputOnBlur: true,
   });
@@ -50,7 +53,7 @@ export default function RegisterPage() {
         email,
         password,
         options: {
-          emailRedirectTo: emailVerificationRedirect(),
+          emailRedirectTo: emailVerificationRedirect(window.location.origin, returnTo),
           data: name ? { name } : {},
         },
       });

@@ -14,7 +14,7 @@ import { CONFIRMATION_RESENT, useResendConfirmation } from '../../auth/useResend
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { validateWith } from '../../lib/forms.ts';
 import { useServices } from '../../lib/servicesContext.ts';
-import { loginPathFor, paths } from '../../routes/paths.ts';
+import { loginPathFor, paths, RETURN_PARAM, safeReturnPath } from '../../routes/paths.ts';
 
 export const INVALID_VERIFICATION_LINK = 'This verification link is invalid or has expired.';
 export const LINK_FOR_ANOTHER_ACCOUNT =
@@ -87,21 +87,23 @@ export default function VerifyEmailPage() {
   // From the first render: the guest check below must not send a link's visitor to log in.
   const shown = verification ?? (token ? 'pending' : null);
   if (shown === 'pending') return <PageLoader />;
-  if (shown === 'verified') return <Verified />;
+  const next = safeReturnPath(new URLSearchParams(search).get(RETURN_PARAM)) ?? paths.homepage;
+  if (shown === 'verified') return <Verified next={next} />;
   if (shown === 'refused' || (linkFailed && auth.status !== 'signedIn')) {
     return <LinkRefused knownEmail={auth.user?.email ?? null} />;
   }
   if (auth.status === 'guest') return <Navigate to={loginPathFor(pathname + search)} replace />;
-  if (auth.user?.email_confirmed_at) return <Verified />;
+  if (auth.user?.email_confirmed_at) return <Verified next={next} />;
   return <AwaitingConfirmation email={auth.user?.email ?? ''} linkFailed={linkFailed} />;
 }
 
-function Verified() {
+/** `next`: where the user was going when they signed up (an invitation), else the homepage. */
+function Verified({ next }: { next: string }) {
   return (
     <AuthCard title="E-mail address verified">
       <Stack gap="md">
         <Text role="status">Your e-mail address is confirmed and your account is ready.</Text>
-        <Button component={Link} to={paths.homepage}>
+        <Button component={Link} to={next}>
           Continue
         </Button>
       </Stack>

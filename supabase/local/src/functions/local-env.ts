@@ -28,6 +28,10 @@ export const LOCAL_FUNCTION_DEFAULTS: Readonly<Record<string, string>> = {
   API_DOC_BASE_URL: 'http://localhost:5173',
   // Checkouts return to the portal on this machine, whatever port it runs on (billing function).
   BILLING_RETURN_ORIGINS: 'http://localhost:*,http://127.0.0.1:*',
+  // Invitation mails link back to the portal that sent them, on this machine only
+  // (invitation-mail; production names its portal).
+  INVITATION_LINK_ORIGINS: 'http://localhost:*,http://127.0.0.1:*',
+  MAIL_PROVIDER: 'mailpit',
 };
 
 /**
@@ -44,9 +48,12 @@ export function localShortUrlBase(gatewayUrl: string): string {
 export function localFunctionDefaults(
   gatewayUrl: string,
   dnsPort?: number,
+  mailboxUrl?: string,
 ): Record<string, string> {
   return {
     ...LOCAL_FUNCTION_DEFAULTS,
+    // Product mail goes to the stack's catcher (its Mailpit send API).
+    ...(mailboxUrl === undefined ? {} : { MAILPIT_URL: mailboxUrl }),
     SHORT_URL_BASE: localShortUrlBase(gatewayUrl),
     // Billing type 1 against the stack's Stripe sandbox (/sandbox/stripe).
     ...stripeSandboxEnv(gatewayUrl),

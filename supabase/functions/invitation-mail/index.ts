@@ -1,0 +1,3 @@
+import { createInvitationMailHandler } from './handler.ts';
+
+Deno.serve(createInvitationMailHandler());
