@@ -1106,10 +1106,12 @@ export type Database = {
           allow_for_guests: boolean;
           base_domain_id: string | null;
           created_at: string;
+          deleted_domain: string | null;
           domain: string;
           for_all_teams: boolean;
           guest_can_use_custom_alias: boolean;
           id: string;
+          is_base: boolean;
           is_blocked: boolean;
           is_deleted: boolean;
           is_disabled: boolean;
@@ -1133,10 +1135,12 @@ export type Database = {
           allow_for_guests?: boolean;
           base_domain_id?: string | null;
           created_at?: string;
+          deleted_domain?: string | null;
           domain: string;
           for_all_teams?: boolean;
           guest_can_use_custom_alias?: boolean;
           id?: string;
+          is_base?: boolean;
           is_blocked?: boolean;
           is_deleted?: boolean;
           is_disabled?: boolean;
@@ -1160,10 +1164,12 @@ export type Database = {
           allow_for_guests?: boolean;
           base_domain_id?: string | null;
           created_at?: string;
+          deleted_domain?: string | null;
           domain?: string;
           for_all_teams?: boolean;
           guest_can_use_custom_alias?: boolean;
           id?: string;
+          is_base?: boolean;
           is_blocked?: boolean;
           is_deleted?: boolean;
           is_disabled?: boolean;
@@ -1674,6 +1680,112 @@ export type Database = {
           },
         ];
       };
+      organization_sso: {
+        Row: {
+          created_at: string;
+          default_role_id: string | null;
+          entity_id: string;
+          metadata_url: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso: boolean;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          default_role_id?: string | null;
+          entity_id: string;
+          metadata_url?: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso?: boolean;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          default_role_id?: string | null;
+          entity_id?: string;
+          metadata_url?: string | null;
+          organization_id?: string;
+          provider_id?: string;
+          require_sso?: boolean;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_sso_organization_id_default_role_id_fkey';
+            columns: ['organization_id', 'default_role_id'];
+            isOneToOne: false;
+            referencedRelation: 'organization_roles';
+            referencedColumns: ['organization_id', 'id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organization_sso_domains: {
+        Row: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          domain: string;
+          id?: string;
+          organization_id: string;
+          status?: string;
+          updated_at?: string;
+          verification_token?: string;
+          verified_at?: string | null;
+          verified_by?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          domain?: string;
+          id?: string;
+          organization_id?: string;
+          status?: string;
+          updated_at?: string;
+          verification_token?: string;
+          verified_at?: string | null;
+          verified_by?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_sso_domains_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_domains_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       organization_users: {
         Row: {
           created_at: string;
@@ -2013,6 +2125,51 @@ export type Database = {
             referencedColumns: ['id'];
           },
         ];
+      };
+      quote_requests: {
+        Row: {
+          company: string | null;
+          created_at: string;
+          email: string;
+          id: string;
+          links_per_month: number;
+          message: string | null;
+          name: string;
+          staff_note: string | null;
+          state: string;
+          team_size: number;
+          updated_at: string;
+          user_id: string | null;
+        };
+        Insert: {
+          company?: string | null;
+          created_at?: string;
+          email: string;
+          id?: string;
+          links_per_month: number;
+          message?: string | null;
+          name: string;
+          staff_note?: string | null;
+          state?: string;
+          team_size: number;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Update: {
+          company?: string | null;
+          created_at?: string;
+          email?: string;
+          id?: string;
+          links_per_month?: number;
+          message?: string | null;
+          name?: string;
+          staff_note?: string | null;
+          state?: string;
+          team_size?: number;
+          updated_at?: string;
+          user_id?: string | null;
+        };
+        Relationships: [];
       };
       reserved_aliases: {
         Row: {
@@ -3457,8 +3614,37 @@ export type Database = {
       };
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
       account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
+      account_domain_usage: {
+        Args: { p_account_id: string };
+        Returns: {
+          discounted_domain_count: number;
+          domains: number;
+          max_domains: number;
+          max_domains_subdomains: number;
+          max_subdomains: number;
+          max_vanity_subdomains: number;
+          subdomains: number;
+          vanity: number;
+        }[];
+      };
       account_features: { Args: { p_account_id: string }; Returns: string[] };
       account_limits: { Args: { p_account_id: string }; Returns: Json };
+      add_team_member: {
+        Args: { p_role: string; p_team_id: string; p_user_id: string };
+        Returns: {
+          created_at: string;
+          role: string;
+          team_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'team_members';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       api_credits: { Args: { p_account_id: string }; Returns: Json };
       archive_link: { Args: { p_alias_id: string; p_archived?: boolean }; Returns: Json };
       archive_organization: {
@@ -3480,6 +3666,27 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      archive_team: {
+        Args: { p_archive: boolean; p_team_id: string };
+        Returns: {
+          account_id: string;
+          archived_at: string | null;
+          created_at: string;
+          id: string;
+          name: string;
+          organization_id: string | null;
+          photo_url: string | null;
+          slug: string;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'teams';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      assert_sso_manager: { Args: { p_organization_id: string }; Returns: undefined };
       bulk_job_errors: {
         Args: { p_job_id: string };
         Returns: {
@@ -3516,6 +3723,26 @@ export type Database = {
         SetofOptions: {
           from: '*';
           to: 'team_members';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      claim_sso_domain: {
+        Args: { p_domain: string; p_organization_id: string };
+        Returns: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso_domains';
           isOneToOne: true;
           isSetofReturn: false;
         };
@@ -3583,7 +3810,65 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      create_vanity_subdomain: {
+        Args: { p_account_id: string; p_base_domain_id?: string; p_subdomain: string };
+        Returns: {
+          account_id: string | null;
+          allow_for_guests: boolean;
+          base_domain_id: string | null;
+          created_at: string;
+          deleted_domain: string | null;
+          domain: string;
+          for_all_teams: boolean;
+          guest_can_use_custom_alias: boolean;
+          id: string;
+          is_base: boolean;
+          is_blocked: boolean;
+          is_deleted: boolean;
+          is_disabled: boolean;
+          kind: string;
+          not_found_redirect_url: string | null;
+          redirect_status: number;
+          require_email_verification: boolean;
+          root_redirect_url: string | null;
+          subscribed_only: boolean;
+          updated_at: string;
+          verification_checked_at: string | null;
+          verification_deadline: string | null;
+          verification_next_check_at: string | null;
+          verification_problem: string | null;
+          verification_status: string;
+          verification_token: string;
+          verified_at: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'domains';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       delete_link: { Args: { p_alias_id: string }; Returns: undefined };
+      domain_accounts: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          account_id: string;
+          add_branded_domains: boolean;
+          add_vanity_subdomains: boolean;
+          domain_404_redirect: boolean;
+          domain_root_redirect: boolean;
+          kind: string;
+          name: string;
+          organization_slug: string;
+        }[];
+      };
+      domain_link_counts: {
+        Args: { p_domain_ids: string[] };
+        Returns: {
+          domain_id: string;
+          links: number;
+        }[];
+      };
       find_coupon: {
         Args: { p_code: string };
         Returns: {
@@ -3595,6 +3880,7 @@ export type Database = {
         }[];
       };
       generate_two_factor_backup_codes: { Args: Record<PropertyKey, never>; Returns: string[] };
+      hook_password_verification_attempt: { Args: { event: Json }; Returns: Json };
       invitation_by_token: { Args: { p_token: string }; Returns: Json };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
       issue_invitation_token: {
@@ -3625,6 +3911,26 @@ export type Database = {
           subscriptions: number;
           users: number;
         }[];
+      };
+      kiosk_verify_sso_domain: {
+        Args: { p_domain_id: string };
+        Returns: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso_domains';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       leave_team: { Args: { p_team_id: string }; Returns: undefined };
       leave_team_mode: { Args: Record<PropertyKey, never>; Returns: undefined };
@@ -3660,6 +3966,21 @@ export type Database = {
         }[];
       };
       organization_restore_summary: { Args: { p_organization_id: string }; Returns: Json };
+      organization_teams: {
+        Args: { p_organization_id: string };
+        Returns: {
+          account_id: string;
+          archived_at: string;
+          created_at: string;
+          id: string;
+          links: number;
+          members: number;
+          name: string;
+          owner_id: string;
+          photo_url: string;
+          slug: string;
+        }[];
+      };
       preview_link: {
         Args: { p_alias: string; p_domain?: string };
         Returns: {
@@ -3723,6 +4044,7 @@ export type Database = {
         Args: { p_organization_id: string; p_user_id: string };
         Returns: undefined;
       };
+      remove_sso_domain: { Args: { p_domain_id: string }; Returns: undefined };
       remove_team_member: { Args: { p_team_id: string; p_user_id: string }; Returns: undefined };
       replay_webhook_delivery: {
         Args: { p_delivery_id: string };
@@ -3748,6 +4070,17 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      request_quote: {
+        Args: {
+          p_company: string;
+          p_email: string;
+          p_links_per_month: number;
+          p_message: string;
+          p_name: string;
+          p_team_size: number;
+        };
+        Returns: string;
+      };
       restart_domain_verification: {
         Args: { p_domain_id: string };
         Returns: {
@@ -3755,10 +4088,12 @@ export type Database = {
           allow_for_guests: boolean;
           base_domain_id: string | null;
           created_at: string;
+          deleted_domain: string | null;
           domain: string;
           for_all_teams: boolean;
           guest_can_use_custom_alias: boolean;
           id: string;
+          is_base: boolean;
           is_blocked: boolean;
           is_deleted: boolean;
           is_disabled: boolean;
@@ -3837,7 +4172,29 @@ export type Database = {
         };
       };
       set_link_pixels: { Args: { p_alias_id: string; p_pixel_ids: string[] }; Returns: string[] };
+      set_mailings_by_link: { Args: { p_receive: boolean; p_token: string }; Returns: Json };
+      set_my_mailings: { Args: { p_receive: boolean }; Returns: boolean };
+      set_sso_options: {
+        Args: { p_default_role_id: string; p_organization_id: string; p_require_sso: boolean };
+        Returns: {
+          created_at: string;
+          default_role_id: string | null;
+          entity_id: string;
+          metadata_url: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso: boolean;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
+      sso_provider_for_organization: { Args: { p_slug: string }; Returns: string };
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
       unshare_link_analytics: { Args: { p_alias_id: string }; Returns: undefined };
@@ -3876,6 +4233,13 @@ export type Database = {
           isOneToOne: true;
           isSetofReturn: false;
         };
+      };
+      vanity_base_domains: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          domain: string;
+          id: string;
+        }[];
       };
       webhook_accounts: {
         Args: Record<PropertyKey, never>;
