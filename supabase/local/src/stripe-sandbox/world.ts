@@ -36,6 +36,7 @@ export interface Customer extends Json {
   email: string | null;
   name: string | null;
   metadata: Metadata;
+  invoice_settings: { default_payment_method: string | null };
   livemode: false;
 }
 
@@ -113,6 +114,7 @@ export interface Invoice extends Json {
   attempted: boolean;
   billing_reason: 'subscription_create' | 'subscription_cycle';
   hosted_invoice_url: string;
+  invoice_pdf: string;
   period_start: number;
   period_end: number;
   parent: {
@@ -212,7 +214,8 @@ export class StripeWorld {
     return this.options.now?.() ?? Math.floor(Date.now() / 1000);
   }
 
-  private emit(type: string, object: Json, previous?: Json): void {
+  /** Public so the sandbox's other modules (documents.ts) record their events the same way. */
+  emit(type: string, object: Json, previous?: Json): void {
     const event: StripeEvent = {
       id: stripeId('evt', 24),
       object: 'event',
@@ -292,6 +295,7 @@ export class StripeWorld {
       email: str(form.email) ?? null,
       name: str(form.name) ?? null,
       metadata: metadataOf(form.metadata, 'metadata'),
+      invoice_settings: { default_payment_method: null },
       livemode: false,
     };
     this.customers.set(customer.id, customer);
@@ -593,6 +597,7 @@ export class StripeWorld {
       attempted: false,
       billing_reason: reason,
       hosted_invoice_url: `${this.options.publicUrl}/i/${id}`,
+      invoice_pdf: `${this.options.publicUrl}/i/${id}/pdf`,
       period_start: start,
       period_end: end,
       parent: {
