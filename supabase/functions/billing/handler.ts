@@ -11,6 +11,7 @@
  * the success page polls GET checkout until that has happened. Cancel and resume change the
  * subscription at Stripe and store the answer at once; the webhook that follows is then stale.
  */
+import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import { callerOf } from '../_shared/caller.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
@@ -19,6 +20,7 @@ import { isImpersonation } from '../_shared/impersonation.ts';
 import { invalid } from '../_shared/kiosk/request.ts';
 import { permissionDenied } from '../_shared/kiosk/staff.ts';
 import { sql, type Sql } from '../_shared/sql.ts';
+import { documentRoute } from './documents.ts';
 import { allowedReturnOrigin } from './return-origin.ts';
 
 export const CREATE_FAILED =
@@ -30,12 +32,15 @@ const INTERVALS = { monthly: 'month', yearly: 'year' } as const;
 
 export interface BillingDeps {
   billing: () => CardBilling;
+  /** Payment method, invoice documents, past-due payment, tax details (documents.ts). */
+  documents?: () => BillingDocuments;
   db: () => Sql;
   returnOrigins: () => string;
 }
 
 const defaults: BillingDeps = {
   billing: cardBillingFromEnv,
+  documents: billingDocumentsFromEnv,
   db: sql,
   returnOrigins: () => Deno.env.get('BILLING_RETURN_ORIGINS') ?? '',
 };
@@ -236,6 +241,8 @@ export function createBillingHandler(deps: BillingDeps = defaults) {
       .replace(/^.*?\/billing(?=\/|$)/, '')
       .replace(/\/+$/, '');
     const method = request.method;
+    const documents = documentRoute(request, path, deps);
+    if (documents) return await documents;
     if (method === 'POST' && path === '/new-subscription')
       return await newSubscription(request, deps);
     const checkout = /^\/checkout\/([^/]+)$/.exec(path);

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { json, type WebHandler } from '../http.ts';
 import { AUTHENTICATION_FAILED, cardOutcome, readCard } from './cards.ts';
-import { authenticationPage, checkoutPage, formatAmount, messagePage } from './checkout-page.ts';
+import { authenticationPage, checkoutPage, messagePage } from './checkout-page.ts';
 import { StripeError, invalidParam } from './errors.ts';
 import { createDocumentRoutes } from './documents-routes.ts';
 import { decodeForm, str, type FormObject } from './form.ts';
