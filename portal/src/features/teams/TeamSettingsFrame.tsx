@@ -24,6 +24,8 @@ const TEAM_PAGES: readonly { route: RouteName; label: string }[] = [
   { route: 'team.profile', label: 'Profile' },
   { route: 'team.membership', label: 'Membership' },
   { route: 'team.usage', label: 'Usage' },
+  { route: 'team.paymentMethod', label: 'Payment Method' },
+  { route: 'team.invoices', label: 'Invoices' },
 ];
 
 function TeamSidebar({ org, team }: { org: string; team: string }) {

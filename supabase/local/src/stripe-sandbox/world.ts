@@ -555,9 +555,11 @@ export class StripeWorld {
       end,
     );
     subscription.latest_invoice = invoice.id;
+    // The new period starts either way (Stripe moves on and leaves the invoice open), so a
+    // trial that fails to convert is past due with its trial end as the period start.
+    item.current_period_start = start;
+    item.current_period_end = end;
     if (outcome === 'paid') {
-      item.current_period_start = start;
-      item.current_period_end = end;
       subscription.status = 'active';
       this.payInvoice(invoice, false);
     } else {
