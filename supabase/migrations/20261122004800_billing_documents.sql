@@ -80,7 +80,7 @@ create trigger invoices_keep_refunded before update of status on public.invoices
 -- The spec's order status for an invoice's state (app-shell 4, "Order status codes"). An open
 -- invoice reaches us only from invoice.payment_failed, so open means the payment failed.
 create function app.invoice_order_status(p_status text) returns smallint
-language sql immutable
+language sql immutable security definer
 set search_path = ''
 as $$
   select case p_status
@@ -103,6 +103,11 @@ declare
   v_owner uuid;
 begin
   if new.billing_type <> 1 or new.amount = 0 or v_status is null then
+    return null;
+  end if;
+  -- An invoice that already belongs to an order made elsewhere (a domain purchase) keeps it.
+  if new.order_id is not null and not exists (select 1 from public.orders o
+      where o.id = new.order_id and o.billing_type = 1 and o.billing_id = new.billing_id) then
     return null;
   end if;
   select a.owner_id into v_owner from public.accounts a where a.id = new.account_id;
