@@ -45,6 +45,10 @@ export const RESOURCES = {
   teams: { read: 'kiosk_teams', search: ['name', 'organization_name', 'owner_email'] },
   organization_users: { read: 'kiosk_organization_users' },
   team_members: { read: 'kiosk_team_members' },
+  // A user's billing on their page (users/UserBilling.tsx): staff read these under RLS.
+  subscriptions: { read: 'subscriptions' },
+  invoices: { read: 'invoices' },
+  orders: { read: 'orders' },
 } as const satisfies Record<string, ResourceMapping>;
 
 export type ResourceName = keyof typeof RESOURCES;

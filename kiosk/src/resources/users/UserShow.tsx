@@ -15,6 +15,7 @@ import { Link } from 'react-router-dom';
 import { YesNoField } from '../../components/YesNoField.tsx';
 import { UserApiTokens } from '../api-tokens/index.tsx';
 import { BanButton, ImpersonateButton, ResetMfaButton } from './UserActions.tsx';
+import { UserBilling } from './UserBilling.tsx';
 
 interface Membership {
   id: string;
@@ -91,6 +92,9 @@ export function UserShow() {
           <TextField source="subscription_interval" label="Interval" emptyText="—" />
           <DateField source="subscription_trial_ends_at" label="Trial ends" emptyText="—" />
           <DateField source="subscription_ends_at" label="Ends" emptyText="—" />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="Billing" path="billing">
+          <UserBilling />
         </TabbedShowLayout.Tab>
         <TabbedShowLayout.Tab label="Teams and organizations">
           <Memberships source="teams" label="Teams" />
