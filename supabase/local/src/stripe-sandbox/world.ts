@@ -540,8 +540,13 @@ export class StripeWorld {
     const previous: Json = {
       status: subscription.status,
       items: structuredClone(subscription.items),
+      trial_end: subscription.trial_end,
     };
-    const start = item.current_period_end;
+    // The clock reaches the period end now: a period (or trial) still running ends here, so the
+    // renewal's dates are in the past of the database that records them, as they would be.
+    const start = Math.min(item.current_period_end, this.now());
+    if (subscription.trial_end !== null && subscription.trial_end > start)
+      subscription.trial_end = start;
     const end = addInterval(
       start,
       item.price.recurring.interval,
