@@ -201,7 +201,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'user.vatinfo',
     guards: PUBLIC,
-    screen: soon('Tax details', 'The form to add your VAT or other tax id to your invoices.'),
+    screen: page(() => import('../features/billing-documents/VatInfoPage.tsx')),
   },
   {
     name: 'paddle.payment',

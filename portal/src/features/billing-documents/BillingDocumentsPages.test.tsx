@@ -185,3 +185,49 @@ describe('settings/orders and one order', () => {
     expect(await screen.findByText('Order not found', {}, SLOW)).toBeInTheDocument();
   });
 });
+
+describe('/user/vatinfo/{encrypted}', () => {
+  const customer = {
+    billing_type: 1,
+    pm_type: 'visa',
+    pm_last_four: '4242',
+    pm_expiration: '12/2030',
+    pm_country: 'US',
+    pm_synced_at: null,
+    tax_id: null,
+    tax_id_type: null,
+    billing_address: null,
+  };
+
+  it('checks the form, sends the details to the billing function and says so', ROOMY, async () => {
+    const sent: unknown[] = [];
+    await open('/user/vatinfo/N2UxZDViNTQtNGY1Yy00ZjRmLThiNjQtMWQyZjRjOGIwZjIx', (b) =>
+      b
+        .table('billing_customers', [customer])
+        .on('PUT', '/functions/v1/billing/vatinfo', async (request) => {
+          sent.push(await request.json());
+          return json({ billing_customer: { tax_id: 'DE123456789' } });
+        }),
+    );
+    const form = await screen.findByRole('form', { name: 'Tax details' }, SLOW);
+    fireEvent.click(within(form).getByRole('button', { name: 'Save tax details' }));
+    expect(await screen.findByText('The street address is required.')).toBeInTheDocument();
+    expect(screen.getByText('Choose a country.')).toBeInTheDocument();
+    expect(sent).toEqual([]);
+    fireEvent.change(screen.getByLabelText('Tax id'), { target: { value: 'DE123456789' } });
+    fireEvent.change(screen.getByLabelText(/Street address/), { target: { value: 'Hauptstr. 1' } });
+    fireEvent.change(screen.getByLabelText(/Country code/), { target: { value: 'de' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save tax details' }));
+    expect(
+      await screen.findByText('Give both the kind of tax id and its number, or neither.'),
+    ).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Tax id'), { target: { value: '' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save tax details' }));
+    await waitFor(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({
+      account_id: '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21',
+      address: { line1: 'Hauptstr. 1', country: 'DE' },
+    });
+    expect(await screen.findByText('Your tax details were saved.', {}, SLOW)).toBeInTheDocument();
+  });
+});

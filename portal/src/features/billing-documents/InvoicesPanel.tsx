@@ -1,10 +1,13 @@
-import { Alert, Badge, Button, Loader, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Loader, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { formatMoney } from '@shortlane/shared/plans.ts';
 import { SettingsSection } from '../../components/SettingsSection.tsx';
 import { useInvoicePdfDownload } from '../../data/billing-documents/billing-documents-calls.ts';
 import { useInvoicesQuery } from '../../data/billing-documents/invoices-query.ts';
 import { useAppState } from '../../state/appState.ts';
+import { href } from '../../routes/paths.ts';
 import { formatDate } from '../billing/SubscriptionPage.tsx';
+import { vatInfoToken } from './vatInfoToken.ts';
 
 const STATUS_COLOURS: Record<string, string> = {
   paid: 'green',
@@ -77,6 +80,12 @@ export function InvoicesPanel({ accountId }: { accountId: string }) {
           </Table.Tbody>
         </Table>
       )}
+      <Text size="sm" mt="md">
+        <Anchor component={Link} to={href('user.vatinfo', { encrypted: vatInfoToken(accountId) })}>
+          Tax id and billing address
+        </Anchor>{' '}
+        on your invoices.
+      </Text>
     </SettingsSection>
   );
 }
