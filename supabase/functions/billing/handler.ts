@@ -6,6 +6,7 @@
  *   GET    /billing/checkout/{session_id}            → 200 { status, subscription | null }
  *   DELETE /billing/settings/subscription[/now] { billing_type }  → 200 { subscription }
  *   PUT    /billing/settings/subscription/resume     → 200 { subscription }
+ *   … and the payment-method, invoice PDF, past-due payment and vatinfo routes of documents.ts
  *
  * The checkout completes at Stripe; the stripe-webhook function records what it created, and
  * the success page polls GET checkout until that has happened. Cancel and resume change the

@@ -19,7 +19,7 @@ function literal(text: string): string {
   return `(${ascii.replace(/([\\()])/g, '\\$1')})`;
 }
 
-export function renderPdf(title: string, lines: readonly PdfLine[]): Uint8Array {
+export function renderPdf(title: string, lines: readonly PdfLine[]): Uint8Array<ArrayBuffer> {
   const width = 595;
   const height = 842;
   let y = height - 72;
