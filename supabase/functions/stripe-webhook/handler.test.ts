@@ -56,7 +56,7 @@ Deno.test('stripe-webhook', async (t) => {
       const unknown = {
         ...events[0]!,
         id: `evt_unknown_${crypto.randomUUID().slice(0, 8)}`,
-        type: 'charge.refunded',
+        type: 'charge.dispute.created',
       };
       const first = await deliver(unknown);
       assert.equal(first.status, 200);
