@@ -67,10 +67,12 @@ Deno.test('billing: payment method, invoices, past due and tax details', async (
     const user = await subscribedUser();
     const owner = await userAuthorization(env, user.userId);
     const other = await stranger();
-    // The stack's own webhook delivery records the customer and the invoice.
+    // The stack's own webhook delivery records the customer and the invoice (two events).
     const invoiceId = await until(async () => {
       const [row] = await sql()<{ id: string }[]>`
-        select id from public.invoices where account_id = ${user.account}`;
+        select i.id from public.invoices i
+        where i.account_id = ${user.account} and exists (select 1 from public.billing_customers c
+          where c.account_id = i.account_id and c.pm_last_four is not null)`;
       return row?.id;
     });
 

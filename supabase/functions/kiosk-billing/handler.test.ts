@@ -47,8 +47,11 @@ Deno.test('kiosk-billing: refund an order, cancel a subscription', async (t) => 
         select id from public.orders where account_id = ${user.account} and status = 48`;
       return row?.id;
     });
-    const [subscription] = await sql()<{ id: string }[]>`
-      select id from public.subscriptions where billing_id = ${user.subscription}`;
+    const subscription = await until(async () => {
+      const [row] = await sql()<{ id: string }[]>`
+        select id from public.subscriptions where billing_id = ${user.subscription}`;
+      return row;
+    });
 
     await t.step('refuses whoever is not staff, and malformed requests', async () => {
       const refused = await call(customer, { action: 'refund_order', order_id: order });
@@ -88,19 +91,19 @@ Deno.test('kiosk-billing: refund an order, cancel a subscription', async (t) => 
     await t.step('cancels a subscription now at Stripe, audited', async () => {
       const done = await call(staff, {
         action: 'cancel_subscription',
-        subscription_id: subscription!.id,
+        subscription_id: subscription.id,
       });
       assert.equal(done.status, 200);
       assert.equal(done.body.subscription.billing_status, 'canceled');
       assert.equal((await stripe.subscriptions.retrieve(user.subscription)).status, 'canceled');
       const again = await call(staff, {
         action: 'cancel_subscription',
-        subscription_id: subscription!.id,
+        subscription_id: subscription.id,
       });
       assert.equal(again.status, 409);
       const audits = await sql()`
         select 1 from public.kiosk_audit_log
-        where action = 'subscription.cancelled' and details ->> 'subscription_id' = ${subscription!.id}`;
+        where action = 'subscription.cancelled' and details ->> 'subscription_id' = ${subscription.id}`;
       assert.equal(audits.length, 1);
     });
   } finally {
