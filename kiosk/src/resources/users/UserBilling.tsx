@@ -1,6 +1,5 @@
-import { Stack, Typography } from '@mui/material';
+import { Box, Stack, Typography } from '@mui/material';
 import { paymentStatusLabel } from '@shortlane/shared/orders.ts';
-import { formatMoney } from '@shortlane/shared/plans.ts';
 import {
   DataTable,
   DateField,
@@ -10,10 +9,11 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { ActionButton } from '../../components/ActionButton.tsx';
+import { formatMoney } from '../../components/money.ts';
 import { useKioskDataProvider } from '../../components/useKioskDataProvider.ts';
 
 const money = (record: RaRecord) =>
-  formatMoney(Number(record.amount), (record.currency as string | null) ?? undefined);
+  formatMoney(record.amount as number, (record.currency as string | null) ?? 'USD');
 
 /** Ends a card subscription now at Stripe (kiosk-billing; audited). */
 function CancelSubscriptionButton() {
@@ -69,64 +69,70 @@ function RefundOrderButton() {
 export function UserBilling() {
   return (
     <Stack spacing={3}>
-      <Typography variant="h6">Subscriptions</Typography>
-      <ReferenceManyField
-        reference="subscriptions"
-        source="personal_account_id"
-        target="account_id"
-        sort={{ field: 'created_at', order: 'DESC' }}
-        empty={<span>No subscriptions</span>}
-      >
-        <DataTable bulkActionButtons={false} aria-label="Subscriptions">
-          <DataTable.Col source="name" label="Plan" />
-          <DataTable.Col source="interval" />
-          <DataTable.Col source="billing_status" label="Status" />
-          <DataTable.Col label="Amount" render={money} />
-          <DataTable.Col source="period_ends_at" label="Period ends" field={DateField} />
-          <DataTable.Col source="ends_at" label="Ends" field={DateField} />
-          <DataTable.Col label="Actions">
-            <CancelSubscriptionButton />
-          </DataTable.Col>
-        </DataTable>
-      </ReferenceManyField>
-      <Typography variant="h6">Invoices</Typography>
-      <ReferenceManyField
-        reference="invoices"
-        source="personal_account_id"
-        target="account_id"
-        sort={{ field: 'issued_at', order: 'DESC' }}
-        empty={<span>No invoices</span>}
-      >
-        <DataTable bulkActionButtons={false} aria-label="Invoices">
-          <DataTable.Col source="number" />
-          <DataTable.Col source="issued_at" label="Date" field={DateField} />
-          <DataTable.Col label="Amount" render={money} />
-          <DataTable.Col source="status" />
-        </DataTable>
-      </ReferenceManyField>
-      <Typography variant="h6">Orders</Typography>
-      <ReferenceManyField
-        reference="orders"
-        source="personal_account_id"
-        target="account_id"
-        sort={{ field: 'created_at', order: 'DESC' }}
-        empty={<span>No orders</span>}
-      >
-        <DataTable bulkActionButtons={false} aria-label="Orders">
-          <DataTable.Col source="created_at" label="Date" field={DateField} />
-          <DataTable.Col label="Amount" render={money} />
-          <DataTable.Col label="Payment">
-            <FunctionField
-              render={(record: RaRecord) =>
-                `${paymentStatusLabel(Number(record.status)) ?? 'new'} (${String(record.status)})`
-              }
-            />
-          </DataTable.Col>
-          <DataTable.Col label="Actions">
-            <RefundOrderButton />
-          </DataTable.Col>
-        </DataTable>
-      </ReferenceManyField>
+      <Box component="section" aria-label="Subscriptions">
+        <Typography variant="h6">Subscriptions</Typography>
+        <ReferenceManyField
+          reference="subscriptions"
+          source="personal_account_id"
+          target="account_id"
+          sort={{ field: 'created_at', order: 'DESC' }}
+          empty={<span>No subscriptions</span>}
+        >
+          <DataTable bulkActionButtons={false}>
+            <DataTable.Col source="name" label="Plan" />
+            <DataTable.Col source="interval" />
+            <DataTable.Col source="billing_status" label="Status" />
+            <DataTable.Col label="Amount" render={money} />
+            <DataTable.Col source="period_ends_at" label="Period ends" field={DateField} />
+            <DataTable.Col source="ends_at" label="Ends" field={DateField} />
+            <DataTable.Col label="Actions">
+              <CancelSubscriptionButton />
+            </DataTable.Col>
+          </DataTable>
+        </ReferenceManyField>
+      </Box>
+      <Box component="section" aria-label="Invoices">
+        <Typography variant="h6">Invoices</Typography>
+        <ReferenceManyField
+          reference="invoices"
+          source="personal_account_id"
+          target="account_id"
+          sort={{ field: 'issued_at', order: 'DESC' }}
+          empty={<span>No invoices</span>}
+        >
+          <DataTable bulkActionButtons={false}>
+            <DataTable.Col source="number" />
+            <DataTable.Col source="issued_at" label="Date" field={DateField} />
+            <DataTable.Col label="Amount" render={money} />
+            <DataTable.Col source="status" />
+          </DataTable>
+        </ReferenceManyField>
+      </Box>
+      <Box component="section" aria-label="Orders">
+        <Typography variant="h6">Orders</Typography>
+        <ReferenceManyField
+          reference="orders"
+          source="personal_account_id"
+          target="account_id"
+          sort={{ field: 'created_at', order: 'DESC' }}
+          empty={<span>No orders</span>}
+        >
+          <DataTable bulkActionButtons={false}>
+            <DataTable.Col source="created_at" label="Date" field={DateField} />
+            <DataTable.Col label="Amount" render={money} />
+            <DataTable.Col label="Payment">
+              <FunctionField
+                render={(record: RaRecord) =>
+                  `${paymentStatusLabel(Number(record.status)) ?? 'new'} (${String(record.status)})`
+                }
+              />
+            </DataTable.Col>
+            <DataTable.Col label="Actions">
+              <RefundOrderButton />
+            </DataTable.Col>
+          </DataTable>
+        </ReferenceManyField>
+      </Box>
     </Stack>
   );
 }
