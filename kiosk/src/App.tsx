@@ -80,6 +80,9 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
           />
           <Resource name="organization_users" />
           <Resource name="team_members" />
+          <Resource name="subscriptions" />
+          <Resource name="invoices" />
+          <Resource name="orders" />
           <Resource name="aliases" {...aliases} recordRepresentation="alias" />
           <Resource
             name="long-urls"

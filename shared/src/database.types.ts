@@ -687,6 +687,7 @@ export type Database = {
       billing_customers: {
         Row: {
           account_id: string;
+          billing_address: Json | null;
           billing_id: string;
           billing_synced_at: string | null;
           billing_type: number;
@@ -696,11 +697,15 @@ export type Database = {
           pm_country: string | null;
           pm_expiration: string | null;
           pm_last_four: string | null;
+          pm_synced_at: string | null;
           pm_type: string | null;
+          tax_id: string | null;
+          tax_id_type: string | null;
           updated_at: string;
         };
         Insert: {
           account_id: string;
+          billing_address?: Json | null;
           billing_id: string;
           billing_synced_at?: string | null;
           billing_type: number;
@@ -710,11 +715,15 @@ export type Database = {
           pm_country?: string | null;
           pm_expiration?: string | null;
           pm_last_four?: string | null;
+          pm_synced_at?: string | null;
           pm_type?: string | null;
+          tax_id?: string | null;
+          tax_id_type?: string | null;
           updated_at?: string;
         };
         Update: {
           account_id?: string;
+          billing_address?: Json | null;
           billing_id?: string;
           billing_synced_at?: string | null;
           billing_type?: number;
@@ -724,7 +733,10 @@ export type Database = {
           pm_country?: string | null;
           pm_expiration?: string | null;
           pm_last_four?: string | null;
+          pm_synced_at?: string | null;
           pm_type?: string | null;
+          tax_id?: string | null;
+          tax_id_type?: string | null;
           updated_at?: string;
         };
         Relationships: [

@@ -16,6 +16,8 @@ export const KIOSK_MESSAGES = {
   'kiosk.zones.synced': '%{smart_count} zone synced |||| %{smart_count} zones synced',
   'kiosk.zones.deleted': 'Zone deleted',
   'kiosk.zones.created': 'Zone created: set its name servers at the registrar',
+  'kiosk.billing.cancelled': 'Subscription cancelled',
+  'kiosk.billing.refunded': 'Order refunded',
 } as const;
 
 export type KioskMessageKey = keyof typeof KIOSK_MESSAGES;

@@ -49,6 +49,10 @@ export const RESOURCES = {
   // The user page's preview switches (staff may read and change every profile).
   profiles: { read: 'profiles' },
   'support-requests': { read: 'support_requests', search: ['subject', 'message'] },
+  // A user's billing on their page (users/UserBilling.tsx): staff read these under RLS.
+  subscriptions: { read: 'subscriptions' },
+  invoices: { read: 'invoices' },
+  orders: { read: 'orders' },
 } as const satisfies Record<string, ResourceMapping>;
 
 export type ResourceName = keyof typeof RESOURCES;

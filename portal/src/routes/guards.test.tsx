@@ -179,7 +179,7 @@ describe('past-due guard', () => {
 
   it('sends another past-due user from a placeholder back to the past-due page, named so', async () => {
     const { router, user } = renderApp({
-      route: '/app/settings/invoices',
+      route: '/app/settings/branded-domains',
       world: signedInWorld({ subscriptions: [pastDueRow()] }),
     });
     await user.click(await screen.findByRole('link', { name: 'Back to your past-due payment' }));

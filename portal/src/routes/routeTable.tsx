@@ -83,6 +83,11 @@ const StartImpersonationPage = page(
 const StopImpersonatingPage = page(
   () => import('../features/impersonation/StopImpersonatingPage.tsx'),
 );
+// Billing documents (features/billing-documents): one page per screen for every scope.
+const PaymentMethodPage = page(() => import('../features/billing-documents/PaymentMethodPage.tsx'));
+const InvoicesPage = page(() => import('../features/billing-documents/InvoicesPage.tsx'));
+const OrdersPage = page(() => import('../features/billing-documents/OrdersPage.tsx'));
+const OrderPage = page(() => import('../features/billing-documents/OrderPage.tsx'));
 // The settings sidebars: loaded with the first settings page, not with the first page.
 const loadSettingsLayout = once(() =>
   import('../features/settings/SettingsLayout.tsx').then((module) => ({
@@ -209,7 +214,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'user.vatinfo',
     guards: PUBLIC,
-    screen: soon('Tax details', 'The form to add your VAT or other tax id to your invoices.'),
+    screen: page(() => import('../features/billing-documents/VatInfoPage.tsx')),
   },
   {
     name: 'paddle.payment',
@@ -279,10 +284,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'subscription.past_due',
     guards: ['login', 'pastDue'],
-    screen: soon(
-      'Your payment is past due',
-      'Update your payment method to keep your plan. Until then only this page, pricing and the legal pages are open.',
-    ),
+    screen: page(() => import('../features/billing-documents/PastDuePage.tsx')),
   },
 
   // --- Settings ---
@@ -347,21 +349,10 @@ function settingsRoutes(): PageRoute[] {
       guards: LOGIN,
       screen: page(() => import('../pages/SecurityPage/SecurityPage.tsx')),
     },
-    settings(
-      'shopping-cart.orders',
-      'Orders',
-      'Your domain and plan orders with their payment state.',
-    ),
-    settings(
-      'shopping-cart.orders.order',
-      'Order',
-      'One order: its items, amounts and payment state.',
-    ),
-    settings(
-      'shopping-cart.orders.order.notification',
-      'Order notification',
-      'The notice sent about one order.',
-    ),
+    // Billing documents (features/billing-documents): orders, payment method, invoices.
+    { name: 'shopping-cart.orders', guards: LOGIN, screen: OrdersPage },
+    { name: 'shopping-cart.orders.order', guards: LOGIN, screen: OrderPage },
+    { name: 'shopping-cart.orders.order.notification', guards: LOGIN, screen: OrderPage },
     // API tokens (features/api-tokens): the same pages serve the team routes below.
     { name: 'settings.api', guards: verified, screen: ApiTokensPage },
     { name: 'settings.api.new', guards: verified, screen: NewApiTokenPage },
@@ -410,12 +401,8 @@ function settingsRoutes(): PageRoute[] {
       screen: SubscriptionPage,
     },
     { name: 'settings.subscription.update', guards: LOGIN, screen: SubscriptionPage },
-    settings(
-      'settings.paymentMethod',
-      'Payment method',
-      'The card or account your plan is paid with.',
-    ),
-    settings('settings.invoices', 'Invoices', 'Your invoices to view and download.'),
+    { name: 'settings.paymentMethod', guards: LOGIN, screen: PaymentMethodPage },
+    { name: 'settings.invoices', guards: LOGIN, screen: InvoicesPage },
     {
       name: 'settings.teams',
       guards: ['login', 'teams'],
@@ -455,8 +442,8 @@ function teamRoutes(): PageRoute[] {
     { name: 'team.subscription.success', guards: TEAM, screen: SubscriptionSuccessPage },
     { name: 'team.subscription.cancel', guards: TEAM, screen: SubscriptionPage },
     { name: 'team.subscription.update', guards: TEAM, screen: SubscriptionPage },
-    team('team.paymentMethod', 'Team payment method', "The card the team's plan is paid with."),
-    team('team.invoices', 'Team invoices', "The team's invoices to view and download."),
+    { name: 'team.paymentMethod', guards: TEAM, screen: PaymentMethodPage },
+    { name: 'team.invoices', guards: TEAM, screen: InvoicesPage },
   ];
 }
 
@@ -523,11 +510,7 @@ function organizationRoutes(): PageRoute[] {
     },
     { name: 'org.settings.subscription.cancel', guards: ORGANIZATIONS, screen: SubscriptionPage },
     { name: 'org.settings.subscription.update', guards: ORGANIZATIONS, screen: SubscriptionPage },
-    org(
-      'org.settings.payment',
-      'Organization payment',
-      "The card the organization's plan is paid with.",
-    ),
+    { name: 'org.settings.payment', guards: ORGANIZATIONS, screen: PaymentMethodPage },
     // The organization's team settings (features/organization/teams).
     {
       name: 'org.settings.teams',

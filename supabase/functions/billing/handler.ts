@@ -7,10 +7,12 @@
  *   GET    /billing/coupon/{code}                    → 200 { code, amount_off, percent_off, … }
  *   …      /billing/{scope}/subscription…            cancel, resume, reactivate, update,
  *                                                    scheduled downgrade (lifecycle.ts)
+ *   …      /billing/… payment-method, invoice PDF, past-due payment and vatinfo (documents.ts)
  *
  * The checkout completes at Stripe; the stripe-webhook function records what it created, and
  * the success page polls GET checkout until that has happened.
  */
+import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { HttpError, handler, json } from '../_shared/http.ts';
@@ -27,6 +29,7 @@ import {
 import { checkoutCoupon, couponLookup } from './coupon.ts';
 import { SUBSCRIPTION_COLUMNS, subscriptionRoute } from './lifecycle.ts';
 import { findPlanPrice, jsonBody, planMetadata, priceRequest, readOrder } from './order.ts';
+import { documentRoute } from './documents.ts';
 import { allowedReturnOrigin } from './return-origin.ts';
 
 export const CREATE_FAILED = MESSAGES.subscriptionCreateFailed;
@@ -35,6 +38,8 @@ export { NO_SUBSCRIPTION } from './lifecycle.ts';
 
 export interface BillingDeps {
   billing: () => CardBilling;
+  /** Payment method, invoice documents, past-due payment, tax details (documents.ts). */
+  documents?: () => BillingDocuments;
   db: () => Sql;
   returnOrigins: () => string;
   /** The clock coupons are checked against (the sale calendar). */
@@ -45,6 +50,7 @@ export interface BillingDeps {
 
 const defaults: BillingDeps = {
   billing: cardBillingFromEnv,
+  documents: billingDocumentsFromEnv,
   db: sql,
   returnOrigins: () => Deno.env.get('BILLING_RETURN_ORIGINS') ?? '',
   now: () => new Date(),
@@ -170,6 +176,8 @@ export function createBillingHandler(deps: BillingDeps = defaults) {
       .replace(/^.*?\/billing(?=\/|$)/, '')
       .replace(/\/+$/, '');
     const method = request.method;
+    const documents = documentRoute(request, path, deps);
+    if (documents) return await documents;
     if (method === 'POST' && path === '/new-subscription')
       return await newSubscription(request, deps);
     const checkout = /^\/checkout\/([^/]+)$/.exec(path);

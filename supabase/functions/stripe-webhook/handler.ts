@@ -12,10 +12,12 @@
  */
 import type postgres from 'postgres';
 import type Stripe from 'stripe';
+import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { HttpError, handler, json } from '../_shared/http.ts';
 import { sql, type Sql } from '../_shared/sql.ts';
+import { documentObjects } from './documents.ts';
 
 export const PROVIDER = 'billing-1';
 
@@ -79,10 +81,15 @@ const asJson = (value: unknown) => value as postgres.JSONValue;
 export interface StripeWebhookDeps {
   billing: () => CardBilling;
   db: () => Sql;
+  documents?: () => BillingDocuments;
 }
 
 export function createStripeWebhookHandler(
-  deps: StripeWebhookDeps = { billing: cardBillingFromEnv, db: sql },
+  deps: StripeWebhookDeps = {
+    billing: cardBillingFromEnv,
+    db: sql,
+    documents: billingDocumentsFromEnv,
+  },
 ) {
   return handler(async (request) => {
     if (request.method !== 'POST')
@@ -104,7 +111,10 @@ export function createStripeWebhookHandler(
       where provider = ${PROVIDER} and event_id = ${event.id}`;
     if (seen?.processed_at) return json({ received: true, result: 'duplicate' });
     try {
-      const objects = await currentObjects(deps.billing(), event);
+      const objects = [
+        ...(await currentObjects(deps.billing(), event)),
+        ...(deps.documents ? await documentObjects(deps.documents(), event) : []),
+      ];
       const [row] = await db<{ result: string }[]>`
         select app.record_stripe_event(${db.json(asJson(event))}, ${db.json(asJson(objects))}) as result`;
       return json({ received: true, result: row!.result });

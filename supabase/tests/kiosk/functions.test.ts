@@ -16,6 +16,7 @@ const KIOSK_FUNCTIONS: [string, Record<string, unknown>][] = [
   ['kiosk-users', { action: 'ban', user_id: SEEDED.free }],
   ['kiosk-impersonate', { action: 'start', user_id: SEEDED.free }],
   ['kiosk-dns', { action: 'sync' }],
+  ['kiosk-billing', { action: 'refund_order', order_id: '00000000-0000-4000-8000-000000000801' }],
 ];
 
 const PERMISSION_DENIED = { code: 'permission_denied', message: 'Permission denied' };

@@ -16,6 +16,7 @@ import { YesNoField } from '../../components/YesNoField.tsx';
 import { UserApiTokens } from '../api-tokens/index.tsx';
 import { PreviewFeatures } from './PreviewFeatures.tsx';
 import { BanButton, ImpersonateButton, ResetMfaButton } from './UserActions.tsx';
+import { UserBilling } from './UserBilling.tsx';
 
 interface Membership {
   id: string;
@@ -95,6 +96,9 @@ export function UserShow() {
           <TextField source="subscription_interval" label="Interval" emptyText="—" />
           <DateField source="subscription_trial_ends_at" label="Trial ends" emptyText="—" />
           <DateField source="subscription_ends_at" label="Ends" emptyText="—" />
+        </TabbedShowLayout.Tab>
+        <TabbedShowLayout.Tab label="Billing" path="billing">
+          <UserBilling />
         </TabbedShowLayout.Tab>
         <TabbedShowLayout.Tab label="Teams and organizations">
           <Memberships source="teams" label="Teams" />

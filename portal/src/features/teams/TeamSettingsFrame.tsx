@@ -25,6 +25,8 @@ const TEAM_PAGES: readonly { route: RouteName; label: string }[] = [
   { route: 'team.membership', label: 'Membership' },
   { route: 'team.usage', label: 'Usage' },
   { route: 'team.subscription', label: 'Subscription' },
+  { route: 'team.paymentMethod', label: 'Payment Method' },
+  { route: 'team.invoices', label: 'Invoices' },
 ];
 
 function TeamSidebar({ org, team }: { org: string; team: string }) {

@@ -9,7 +9,9 @@ export type KioskAction =
   | 'impersonation.stopped'
   | 'dns.zone_created'
   | 'dns.zone_deleted'
-  | 'dns.zones_synced';
+  | 'dns.zones_synced'
+  | 'subscription.cancelled'
+  | 'order.refunded';
 
 export interface KioskAuditEntry {
   actorId: string | null;

@@ -11,6 +11,7 @@ const DECLINED = 'Your card was declined.';
 
 export const TEST_CARDS: Readonly<Record<string, CardOutcome>> = {
   '4242424242424242': { kind: 'succeeds' },
+  '5555555555554444': { kind: 'succeeds' },
   '4000000000000002': {
     kind: 'declined',
     code: 'card_declined',

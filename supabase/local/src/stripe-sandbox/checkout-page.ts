@@ -15,7 +15,8 @@ export function formatAmount(amount: number, currency: string): string {
   }).format(amount / 100);
 }
 
-function page(title: string, body: string, status = 200): Response {
+/** A page in the sandbox's hosted style (checkout, setup, hosted invoice). */
+export function hostedPage(title: string, body: string, status = 200): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1f36}
@@ -55,7 +56,7 @@ export function checkoutPage(view: CheckoutView, status = 200): Response {
   const optional = cardOptional
     ? '<p class="muted">No card needed for the trial: leave the card fields empty.</p>'
     : '';
-  return page(
+  return hostedPage(
     'Checkout',
     `${cancel}<h1>Subscribe</h1><p><strong>${amount}</strong> per ${per}</p>${trial}${due}${optional}
 <form method="post" action="${escape(session.id)}">
@@ -70,7 +71,7 @@ ${error}<button type="submit">${trialDays > 0 ? 'Start trial' : 'Subscribe'}</bu
 }
 
 export function authenticationPage(session: CheckoutSession): Response {
-  return page(
+  return hostedPage(
     '3D Secure authentication',
     `<h1>Authenticate your payment</h1><p>This test card asks for 3D Secure authentication.</p>
 <form method="post" action="${escape(session.id)}/authenticate">
@@ -80,5 +81,5 @@ export function authenticationPage(session: CheckoutSession): Response {
 }
 
 export function messagePage(title: string, message: string, status: number): Response {
-  return page(title, `<h1>${escape(title)}</h1><p>${escape(message)}</p>`, status);
+  return hostedPage(title, `<h1>${escape(title)}</h1><p>${escape(message)}</p>`, status);
 }

@@ -1,11 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { json, type WebHandler } from '../http.ts';
 import { AUTHENTICATION_FAILED, cardOutcome, readCard } from './cards.ts';
-import { authenticationPage, checkoutPage, formatAmount, messagePage } from './checkout-page.ts';
+import { authenticationPage, checkoutPage, messagePage } from './checkout-page.ts';
 import { StripeError, invalidParam } from './errors.ts';
+import { createDocumentRoutes } from './documents-routes.ts';
 import { decodeForm, str, type FormObject } from './form.ts';
 import { StripeLifecycle } from './lifecycle.ts';
 import { WebhookDeliverer, type DeliveryOptions, type WebhookEndpoint } from './webhooks.ts';
+import type { StripeDocuments } from './documents.ts';
 import { StripeWorld } from './world.ts';
 
 /**
@@ -35,6 +37,7 @@ export interface StripeSandbox {
   handler: WebHandler;
   world: StripeWorld;
   lifecycle: StripeLifecycle;
+  documents: StripeDocuments;
   deliverer: WebhookDeliverer;
   stop(): Promise<void>;
 }
@@ -97,12 +100,20 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
   const secretKey = options.secretKey ?? SANDBOX_STRIPE_SECRET_KEY;
   const endpoints = options.webhooks ?? [];
   const deliverer = new WebhookDeliverer(() => endpoints, options.delivery);
-  const world = new StripeWorld({
+  const world: StripeWorld = new StripeWorld({
     publicUrl: options.publicUrl,
     now: options.now,
-    emit: (event) => deliverer.send(event.id, JSON.stringify(event, null, 2)),
+    emit: (event) => {
+      // A paid invoice gets the PaymentIntent and Charge behind it (documents.ts) first.
+      if (event.type === 'invoice.paid') {
+        const invoice = world.invoices.get(String(event.data.object.id));
+        if (invoice) documents.docs.recordPayment(invoice);
+      }
+      deliverer.send(event.id, JSON.stringify(event, null, 2));
+    },
   });
   const lifecycle = new StripeLifecycle(world);
+  const documents = createDocumentRoutes(world, options.publicUrl);
   /** Sessions whose card asked for 3-D Secure, waiting for the confirm step. */
   const awaitingAuthentication = new Map<string, string | null>();
 
@@ -131,6 +142,9 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
       resource === 'invoices' && id === 'create_preview'
         ? `${method} invoices/create_preview`
         : `${method} ${resource}${id ? '/:id' : ''}${extra ? `/${extra}` : ''}`;
+    const fourth = path[0] === 'checkout' ? path[4] : path[3];
+    const own = await documents.api(route, id, fourth, query, () => formOf(request));
+    if (own) return own;
     switch (route) {
       case 'POST prices':
         return json(world.createPrice(await formOf(request)));
@@ -140,8 +154,14 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
         return json(world.createCustomer(await formOf(request)));
       case 'GET customers/:id':
         return json(world.customer(id!));
-      case 'POST checkout/sessions':
-        return json(world.createCheckoutSession(await formOf(request)));
+      case 'POST checkout/sessions': {
+        const form = await formOf(request);
+        return json(
+          str(form.mode) === 'setup'
+            ? documents.docs.createSetupSession(form)
+            : world.createCheckoutSession(form),
+        );
+      }
       case 'GET checkout/sessions/:id':
         return json(world.session(id!));
       case 'GET subscriptions/:id':
@@ -280,30 +300,23 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
       awaitingAuthentication.set(sessionId, email);
       return authenticationPage(session);
     }
-    paidWithCard(world.completeCheckout(sessionId, email));
+    const done = world.completeCheckout(sessionId, email);
+    paidWithCard(done);
+    // Checkout saves the card it charged as the customer's default, as Stripe does.
+    documents.docs.attachCard(done.customer!, card, fields.get('billingName')?.trim() || null, {
+      quiet: true,
+    });
     return successRedirect(sessionId);
-  }
-
-  function hostedInvoice(id: string): Response {
-    try {
-      const invoice = world.invoice(id);
-      return messagePage(
-        `Invoice ${invoice.number}`,
-        `${formatAmount(invoice.amount_due, invoice.currency)} — ${invoice.status}`,
-        200,
-      );
-    } catch {
-      return messagePage('Invoice not found', id, 404);
-    }
   }
 
   const handler: WebHandler = async (request) => {
     const parts = new URL(request.url).pathname.split('/').filter(Boolean);
     try {
       if (parts[0] === 'v1') return await api(request, parts.slice(1));
+      const page = await documents.pages(request, parts);
+      if (page) return page;
       if (parts[0] === 'c' && parts[1] === 'pay' && parts[2])
         return await checkout(request, parts[2], parts[3]);
-      if (parts[0] === 'i' && parts[1]) return hostedInvoice(parts[1]);
       // Test-clock stand-in: POST /_sandbox/subscriptions/:id/renew outcome=paid|failed.
       if (
         parts[0] === '_sandbox' &&
@@ -341,5 +354,12 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     }
   };
 
-  return { handler, world, lifecycle, deliverer, stop: () => deliverer.stop() };
+  return {
+    handler,
+    world,
+    lifecycle,
+    documents: documents.docs,
+    deliverer,
+    stop: () => deliverer.stop(),
+  };
 }

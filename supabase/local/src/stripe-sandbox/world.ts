@@ -37,6 +37,7 @@ export interface Customer extends Json {
   email: string | null;
   name: string | null;
   metadata: Metadata;
+  invoice_settings: { default_payment_method: string | null };
   livemode: false;
 }
 
@@ -127,6 +128,7 @@ export interface Invoice extends Json {
   /** The invoice's lines: the period's price, or proration credits and charges. */
   lines: { object: 'list'; data: InvoiceLine[]; has_more: false; url: string };
   hosted_invoice_url: string;
+  invoice_pdf: string;
   period_start: number;
   period_end: number;
   parent: {
@@ -329,6 +331,7 @@ export class StripeWorld {
       email: str(form.email) ?? null,
       name: str(form.name) ?? null,
       metadata: metadataOf(form.metadata, 'metadata'),
+      invoice_settings: { default_payment_method: null },
       livemode: false,
     };
     this.customers.set(customer.id, customer);
@@ -602,8 +605,13 @@ export class StripeWorld {
       status: subscription.status,
       items: structuredClone(subscription.items),
       metadata: { ...subscription.metadata },
+      trial_end: subscription.trial_end,
     };
-    const start = subscription.items.data[0]!.current_period_end;
+    // The clock reaches the period end now: a period (or trial) still running ends here, so the
+    // renewal's dates are in the past of the database that records them, as they would be.
+    const start = Math.min(subscription.items.data[0]!.current_period_end, this.now());
+    if (subscription.trial_end !== null && subscription.trial_end > start)
+      subscription.trial_end = start;
     // A schedule's next phase takes over at the period end (its price and metadata).
     for (const hook of this.renewalHooks) hook(subscription, start);
     const item = subscription.items.data[0]!;
@@ -635,9 +643,11 @@ export class StripeWorld {
       ],
     );
     subscription.latest_invoice = invoice.id;
+    // The new period starts either way (Stripe moves on and leaves the invoice open), so a
+    // trial that fails to convert is past due with its trial end as the period start.
+    item.current_period_start = start;
+    item.current_period_end = end;
     if (outcome === 'paid') {
-      item.current_period_start = start;
-      item.current_period_end = end;
       subscription.status = 'active';
       this.payInvoice(invoice, false);
     } else {
@@ -703,6 +713,7 @@ export class StripeWorld {
       attempted: false,
       billing_reason: reason,
       hosted_invoice_url: `${this.options.publicUrl}/i/${id}`,
+      invoice_pdf: `${this.options.publicUrl}/i/${id}/pdf`,
       period_start: start,
       period_end: end,
       parent: {

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { closeSql, sql } from '../_shared/sql.ts';
+import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { createStripeWebhookHandler } from '../stripe-webhook/handler.ts';
+import { webhookTesting } from '../stripe-webhook/testing.ts';
+import { createKioskBillingHandler } from './handler.ts';
+
+/**
+ * kiosk-billing against the stack and its Stripe sandbox: staff refund a paid order and cancel
+ * a subscription through the adapters, each audited; anyone else is refused.
+ */
+const env = useStackAsRuntimeEnv();
+const kiosk = createKioskBillingHandler();
+const { subscribedUser, stripe } = webhookTesting(env, createStripeWebhookHandler());
+const STAFF = '00000000-0000-4000-8000-000000000105';
+
+async function call(authorization: string, body: unknown) {
+  const response = await kiosk(
+    new Request('http://localhost/kiosk-billing', {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+  );
+  // deno-lint-ignore no-explicit-any -- the answers have several shapes; each step reads its own
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+Deno.test('kiosk-billing: refund an order, cancel a subscription', async (t) => {
+  try {
+    const user = await subscribedUser();
+    const staff = await userAuthorization(env, STAFF);
+    const customer = await userAuthorization(env, user.userId);
+    // The stack's own webhook delivery records the subscription and the paid order.
+    const order = await until(async () => {
+      const [row] = await sql()<{ id: string }[]>`
+        select id from public.orders where account_id = ${user.account} and status = 48`;
+      return row?.id;
+    });
+    const subscription = await until(async () => {
+      const [row] = await sql()<{ id: string }[]>`
+        select id from public.subscriptions where billing_id = ${user.subscription}`;
+      return row;
+    });
+
+    await t.step('refuses whoever is not staff, and malformed requests', async () => {
+      const refused = await call(customer, { action: 'refund_order', order_id: order });
+      assert.equal(refused.status, 403);
+      const unknown = await call(staff, { action: 'refund_everything' });
+      assert.equal(unknown.status, 422);
+      const bad = await call(staff, { action: 'refund_order', order_id: 'ord_1' });
+      assert.equal(bad.status, 422);
+    });
+
+    await t.step('refunds a paid order at Stripe: 51, audited, not twice', async () => {
+      const done = await call(staff, { action: 'refund_order', order_id: order });
+      assert.equal(done.status, 200);
+      assert.equal(done.body.order.status, 51);
+      const [invoice] = (await stripe.invoices.list({ customer: user.customer })).data;
+      const [payment] = (await stripe.invoicePayments.list({ invoice: invoice!.id })).data;
+      const events = await stripe.events.list({ type: 'charge.refunded', limit: 100 });
+      assert.ok(
+        events.data.some(
+          (event) =>
+            (event.data.object as { payment_intent?: string }).payment_intent ===
+            payment!.payment.payment_intent,
+        ),
+      );
+      const again = await call(staff, { action: 'refund_order', order_id: order });
+      assert.equal(again.status, 409);
+      const [audit] = await sql()<
+        { actor_id: string; subject_user_id: string; details: Record<string, unknown> }[]
+      >`
+        select actor_id, subject_user_id, details from public.kiosk_audit_log
+        where action = 'order.refunded' and details ->> 'order_id' = ${order}`;
+      assert.equal(audit!.actor_id, STAFF);
+      assert.equal(audit!.subject_user_id, user.userId);
+      assert.equal(audit!.details.amount, 12900);
+    });
+
+    await t.step('cancels a subscription now at Stripe, audited', async () => {
+      const done = await call(staff, {
+        action: 'cancel_subscription',
+        subscription_id: subscription.id,
+      });
+      assert.equal(done.status, 200);
+      assert.equal(done.body.subscription.billing_status, 'canceled');
+      assert.equal((await stripe.subscriptions.retrieve(user.subscription)).status, 'canceled');
+      const again = await call(staff, {
+        action: 'cancel_subscription',
+        subscription_id: subscription.id,
+      });
+      assert.equal(again.status, 409);
+      const audits = await sql()`
+        select 1 from public.kiosk_audit_log
+        where action = 'subscription.cancelled' and details ->> 'subscription_id' = ${subscription.id}`;
+      assert.equal(audits.length, 1);
+    });
+  } finally {
+    await closeSql();
+  }
+});

@@ -1,0 +1,3 @@
+import { createKioskBillingHandler } from './handler.ts';
+
+Deno.serve(createKioskBillingHandler());
