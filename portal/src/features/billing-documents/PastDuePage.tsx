@@ -3,10 +3,11 @@ import { formatMoney } from '@shortlane/shared/plans.ts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
-import { useCurrentPlanSubscriptionQuery } from '../../data/billing.ts';
 import { usePastDuePaymentMutation } from '../../data/billing-documents/billing-documents-calls.ts';
 import { useInvoicesQuery } from '../../data/billing-documents/invoices-query.ts';
 import { useProfileQuery } from '../../data/profile-query.ts';
+import { PERSONAL } from '../../data/subscription/scope.ts';
+import { useSubscriptionStateQuery } from '../../data/subscription/subscription-state-query.ts';
 import { refreshAppState } from '../../data/refresh.ts';
 import { useUserId } from '../../data/use-user-id.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -30,20 +31,20 @@ export default function PastDuePage() {
   const userId = useUserId();
   const profile = useProfileQuery();
   const accountId = profile.data?.personal_account_id;
-  const plan = useCurrentPlanSubscriptionQuery(accountId);
+  const plan = useSubscriptionStateQuery(PERSONAL);
   const invoices = useInvoicesQuery(accountId);
   const pay = usePastDuePaymentMutation();
   const [paying, setPaying] = useState(false);
   const payment = useRef<Window | null>(null);
 
   const due = invoices.data?.find((invoice) => invoice.status === 'open');
-  const pastDue = plan.data?.billing_status === 'past_due';
+  const pastDue = plan.data?.subscription?.billing_status === 'past_due';
 
   useEffect(() => {
     if (!paying) return;
     const timer = setInterval(() => {
       void plan.refetch().then(async ({ data }) => {
-        if (data && data.billing_status !== 'past_due') {
+        if (data?.subscription && data.subscription.billing_status !== 'past_due') {
           clearInterval(timer);
           if (userId) await refreshAppState(queryClient, userId);
           await navigate(paths.dashboard);
