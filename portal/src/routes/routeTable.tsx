@@ -416,11 +416,6 @@ function teamRoutes(): PageRoute[] {
   const TeamProfilePage = page(() => import('../features/teams/TeamProfilePage.tsx'));
   const TeamMembershipPage = page(() => import('../features/teams/TeamMembershipPage.tsx'));
   const TeamUsagePage = page(() => import('../features/teams/TeamUsagePage.tsx'));
-  const team = (name: RouteName, title: string, summary: string): PageRoute => ({
-    name,
-    guards: TEAM,
-    screen: soon(title, summary),
-  });
   return [
     {
       name: 'team.switch',
@@ -451,11 +446,6 @@ function organizationRoutes(): PageRoute[] {
   const OrganizationLinksPage = page(
     () => import('../features/links/list/OrganizationLinksPage.tsx'),
   );
-  const org = (name: RouteName, title: string, summary: string): PageRoute => ({
-    name,
-    guards: ORGANIZATIONS,
-    screen: soon(title, summary),
-  });
   return [
     {
       name: 'org.onboarding',
