@@ -162,10 +162,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'help',
     guards: PUBLIC,
-    screen: soon(
-      'Help',
-      'Answers to common questions about short links, domains, plans and accounts.',
-    ),
+    screen: page(() => import('../features/help/HelpPage.tsx')),
   },
   {
     name: 'purchase-domains',
