@@ -173,10 +173,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'pricing.old',
     guards: LOGIN,
-    screen: soon(
-      'Previous plans',
-      'The plans offered before the current ones, for accounts on them.',
-    ),
+    screen: page(() => import('../features/pricing-old/PreviousPlansPage.tsx')),
   },
   {
     name: 'pricing.quote',
