@@ -3653,6 +3653,16 @@ export type Database = {
       mark_announcements_read: { Args: Record<PropertyKey, never>; Returns: string };
       mark_notifications_read: { Args: { p_notification_ids: string[] }; Returns: number };
       my_team_permissions: { Args: { p_team_id: string }; Returns: string[] };
+      onboarding_progress: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          click_received: boolean;
+          domain_added: boolean;
+          link_created: boolean;
+          team_invited: boolean;
+          two_factor_enabled: boolean;
+        }[];
+      };
       organization_audit_filters: { Args: { p_organization_id: string }; Returns: Json };
       organization_audit_trail: {
         Args: {
@@ -3861,6 +3871,7 @@ export type Database = {
       set_mailings_by_link: { Args: { p_receive: boolean; p_token: string }; Returns: Json };
       set_my_mailings: { Args: { p_receive: boolean }; Returns: boolean };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
+      submit_onboarding_survey: { Args: { p_answers: Json; p_survey_id: string }; Returns: number };
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
       unshare_link_analytics: { Args: { p_alias_id: string }; Returns: undefined };

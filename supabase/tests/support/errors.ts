@@ -229,6 +229,16 @@ export const ERROR_CODES = {
     detail: 'A deleted domain cannot be restored; add it again.',
     hint: 'is_deleted',
   },
+  // Added by onboarding (issue 13, item 4). survey_answer_* name the question in the hint.
+  survey_not_found: { status: 404, detail: 'Survey not found.', hint: 'survey' },
+  survey_already_answered: {
+    status: 409,
+    detail: 'You have already answered this survey.',
+    hint: 'survey',
+  },
+  survey_answers_invalid: { status: 422, hint: 'answers' },
+  survey_answer_required: { status: 422, detail: 'This question needs an answer.' },
+  survey_answer_invalid: { status: 422 },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
