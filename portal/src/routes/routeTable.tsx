@@ -251,7 +251,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'get-started',
     guards: LOGIN,
-    screen: soon('Get started', 'First steps: make a short link, add a domain, invite your team.'),
+    screen: page(() => import('../pages/GetStartedPage/GetStartedPage.tsx')),
   },
   {
     name: 'domain-upsell',

@@ -98,6 +98,9 @@ describe('onboarding_progress', () => {
   it('a signed-in role without a user is permission_denied', () =>
     withRollback(pool, async (db) => {
       await db.query(`set local role authenticated`);
-      await expectCoded(db.query(`select * from public.onboarding_progress()`), 'permission_denied');
+      await expectCoded(
+        db.query(`select * from public.onboarding_progress()`),
+        'permission_denied',
+      );
     }));
 });

@@ -73,7 +73,10 @@ describe('submit_onboarding_survey', () => {
       expect(
         await one(db, `select is_survey_enabled from public.profiles where id = $1`, [me.id]),
       ).toEqual({ is_survey_enabled: false });
-      await expectCoded(submit(db, me.id, s.surveyId, { [s.single]: ['Work'] }), 'survey_already_answered');
+      await expectCoded(
+        submit(db, me.id, s.surveyId, { [s.single]: ['Work'] }),
+        'survey_already_answered',
+      );
     }));
 
   it('another user reads none of the answers; staff read them all', () =>
