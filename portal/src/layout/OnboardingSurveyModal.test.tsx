@@ -90,3 +90,17 @@ describe('onboarding survey modal', { timeout: 20_000 }, () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
+
+describe('onboarding survey modal, closed', { timeout: 20_000 }, () => {
+  it('Escape closes it for now: the banner still offers it, and "Take the survey" reopens it', async () => {
+    const { user } = renderApp({ route: '/app', world: world(), backend: surveyBackend() });
+    const dialog = await screen.findByRole('dialog', { name: 'Tell us about you' });
+    await within(dialog).findByText('What do you use short links for?');
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(window.sessionStorage.getItem(STORAGE_KEYS.surveySkipped)).not.toBe('true');
+    const banner = screen.getByRole('complementary', { name: 'Survey' });
+    await user.click(within(banner).getByRole('button', { name: 'Take the survey' }));
+    expect(await screen.findByRole('dialog', { name: 'Tell us about you' })).toBeInTheDocument();
+  });
+});

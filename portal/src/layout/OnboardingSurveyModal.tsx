@@ -80,7 +80,9 @@ function QuestionField({
 interface OnboardingSurveyModalProps {
   survey: SurveySummary;
   opened: boolean;
-  /** "Not now", the close button or Escape: the browser's skip flag. */
+  /** The close button or Escape: closed for now; the banner still offers it. */
+  onClose: () => void;
+  /** "Not now": the browser's skip flag, so it is not fetched again this session. */
   onSkip: () => void;
 }
 
@@ -88,7 +90,12 @@ interface OnboardingSurveyModalProps {
  * The onboarding survey (app-shell 2 and 4): its questions, answered in one go. Sent answers
  * turn the survey off in the profile, so it does not come back on any device.
  */
-export function OnboardingSurveyModal({ survey, opened, onSkip }: OnboardingSurveyModalProps) {
+export function OnboardingSurveyModal({
+  survey,
+  opened,
+  onClose,
+  onSkip,
+}: OnboardingSurveyModalProps) {
   const questions = useSurveyQuestionsQuery(opened ? survey.id : null);
   const submit = useSubmitSurveyMutation();
   const [answers, setAnswers] = useState<Record<string, SurveyAnswer>>({});
@@ -107,7 +114,7 @@ export function OnboardingSurveyModal({ survey, opened, onSkip }: OnboardingSurv
   };
 
   return (
-    <Modal opened={opened} onClose={onSkip} title={survey.title} size="lg" centered>
+    <Modal opened={opened} onClose={onClose} title={survey.title} size="lg" centered>
       {questions.isPending ? (
         <LoadingFrame label="Loading the survey" minHeight={240} />
       ) : questions.isError ? (

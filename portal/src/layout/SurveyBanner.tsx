@@ -77,6 +77,7 @@ export function SurveyBanner() {
   );
   const dismiss = useDismissSurveyMutation();
   const [taking, setTaking] = useState(false);
+  const [closedNow, setClosedNow] = useState(false);
   // app-shell 4: the survey opens by itself 500 ms after it has loaded.
   const autoOpened = useOpensAfter(status === 'signedIn' && query.data != null);
   const supabase = useSupabase();
@@ -114,7 +115,11 @@ export function SurveyBanner() {
       />
       <OnboardingSurveyModal
         survey={survey}
-        opened={taking || autoOpened}
+        opened={taking || (autoOpened && !closedNow)}
+        onClose={() => {
+          setTaking(false);
+          setClosedNow(true);
+        }}
         onSkip={() => setSkipped(true)}
       />
     </>
