@@ -153,6 +153,21 @@ export const ERROR_CODES = {
   message_invalid: { status: 422, message: null, field: 'message' },
   /** A UTM preset refused (create_utm_preset): the sentence in details, the field in hint. */
   utm_preset_invalid: { status: 422, message: null, field: 'form' },
+  // The onboarding survey (20261122005310_onboarding_survey_answers.sql): the refused answer's
+  // question id in hint, the sentence in details.
+  survey_not_found: { status: 404, message: 'Survey not found.', field: 'survey' },
+  survey_already_answered: {
+    status: 409,
+    message: 'You have already answered this survey.',
+    field: 'survey',
+  },
+  survey_answers_invalid: { status: 422, message: null, field: 'answers' },
+  survey_answer_required: {
+    status: 422,
+    message: 'This question needs an answer.',
+    field: 'answers',
+  },
+  survey_answer_invalid: { status: 422, message: null, field: 'answers' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 
