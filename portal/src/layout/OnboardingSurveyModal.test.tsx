@@ -53,6 +53,7 @@ describe('onboarding survey modal', { timeout: 20_000 }, () => {
     expect(
       await backend.requestsTo('POST', '/rest/v1/rpc/submit_onboarding_survey')[0]!.json(),
     ).toEqual({ p_survey_id: 's1', p_answers: { q1: ['Work'], q2: ['Email', 'Print'] } });
+    expect(await screen.findByText('Thank you for your answers.')).toBeInTheDocument();
   });
 
   it("shows the database's sentence when an answer is refused", async () => {

@@ -1,4 +1,5 @@
 import { Alert, Button, Checkbox, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { useState, type FormEvent } from 'react';
 import { LoadingFrame } from '../components/LoadingFrame.tsx';
@@ -6,6 +7,7 @@ import type { SurveySummary } from '../data/onboarding-survey-query.ts';
 import { useSurveyQuestionsQuery, type SurveyQuestion } from '../data/survey-questions-query.ts';
 import { useSubmitSurveyMutation, type SurveyAnswer } from '../data/survey-submit-mutation.ts';
 import { ApiError } from '../data/unwrap.ts';
+import { useNotify } from '../lib/servicesContext.ts';
 
 /** The database's sentence for a refused answer (its `details`), or the generic one. */
 function refusal(error: Error): string {
@@ -98,6 +100,7 @@ export function OnboardingSurveyModal({
 }: OnboardingSurveyModalProps) {
   const questions = useSurveyQuestionsQuery(opened ? survey.id : null);
   const submit = useSubmitSurveyMutation();
+  const notify = useNotify();
   const [answers, setAnswers] = useState<Record<string, SurveyAnswer>>({});
   const [missing, setMissing] = useState<ReadonlySet<string>>(new Set());
 
@@ -110,7 +113,17 @@ export function OnboardingSurveyModal({
     const filled = Object.fromEntries(
       list.flatMap((q) => (given(answers[q.id]) ? [[q.id, answers[q.id]!]] : [])),
     );
-    submit.mutate({ surveyId: survey.id, answers: filled });
+    submit.mutate(
+      { surveyId: survey.id, answers: filled },
+      {
+        onSuccess: () =>
+          notify({
+            message: 'Thank you for your answers.',
+            tone: 'success',
+            durationMs: NOTICE_DURATION_MS.default,
+          }),
+      },
+    );
   };
 
   return (
