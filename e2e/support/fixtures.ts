@@ -8,6 +8,12 @@ import { appUrls, stackEnv } from './stack.ts';
 export const ARTIFACTS_DIR = path.resolve(import.meta.dirname, '..', 'artifacts');
 
 interface Fixtures {
+  /**
+   * The onboarding survey opens by itself over the homepage and dashboard of every user who has
+   * not answered or skipped it. Specs about something else start with it skipped for the
+   * session, as a user who chose "Not now"; tests tagged @survey see it.
+   */
+  surveyOffered: boolean;
   factories: Factories;
   mailbox: MailboxReader;
   /** Saves a full-page screenshot of the test's page as e2e/artifacts/<name>.png. */
@@ -15,6 +21,16 @@ interface Fixtures {
 }
 
 export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from its first parameter.
+  surveyOffered: async ({}, use, testInfo) => {
+    await use(testInfo.tags.includes('@survey'));
+  },
+  page: async ({ page, surveyOffered }, use) => {
+    if (!surveyOffered) {
+      await page.addInitScript(() => window.sessionStorage.setItem('surveySkipped', 'true'));
+    }
+    await use(page);
+  },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from its first parameter.
   factories: async ({}, use) => {
     const factories = new Factories(stackEnv());

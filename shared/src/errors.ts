@@ -198,6 +198,21 @@ export const ERROR_CODES = {
   sso_domain_taken: { status: 422, message: 'This domain is already claimed.', field: 'domain' },
   sso_domain_not_found: { status: 404, message: 'Domain not found.', field: 'domain' },
   sso_not_configured: { status: 422, message: 'Add your identity provider first.', field: 'sso' },
+  // The onboarding survey (20261122005310_onboarding_survey_answers.sql): the refused answer's
+  // question id in hint, the sentence in details.
+  survey_not_found: { status: 404, message: 'Survey not found.', field: 'survey' },
+  survey_already_answered: {
+    status: 409,
+    message: 'You have already answered this survey.',
+    field: 'survey',
+  },
+  survey_answers_invalid: { status: 422, message: null, field: 'answers' },
+  survey_answer_required: {
+    status: 422,
+    message: 'This question needs an answer.',
+    field: 'answers',
+  },
+  survey_answer_invalid: { status: 422, message: null, field: 'answers' },
 } as const satisfies Record<string, ErrorCodeEntry>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -62,6 +62,12 @@ export const sessionKeys = {
 
 export const surveyKeys = {
   onboarding: (userId: string) => [...userScope(userId), 'survey', 'onboarding'] as const,
+  questions: (userId: string, surveyId: string) =>
+    [...userScope(userId), 'survey', surveyId, 'questions'] as const,
+};
+
+export const onboardingKeys = {
+  progress: (userId: string) => [...userScope(userId), 'onboarding', 'progress'] as const,
 };
 
 /** Domains differ by viewer: a guest sees the common ones, a user also their own. */

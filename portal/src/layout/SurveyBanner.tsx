@@ -1,4 +1,5 @@
 import { Box, Button, Group, Text } from '@mantine/core';
+import { useState } from 'react';
 import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { useAuth } from '../auth/AuthContext.ts';
 import { useOnboardingSurveyQuery, type SurveySummary } from '../data/onboarding-survey-query.ts';
@@ -8,7 +9,9 @@ import { useSupabase } from '../lib/servicesContext.ts';
 import { useAppState } from '../state/appState.ts';
 import { useLocation } from 'react-router-dom';
 import { useSessionFlag } from '../state/sessionFlag.ts';
+import { OnboardingSurveyModal } from './OnboardingSurveyModal.tsx';
 import { offersSurvey } from './surveyPlacement.ts';
+import { fetchesSurvey, useOpensAfter } from './surveyRules.ts';
 
 /** Stands in for the survey while it loads: a title of a usual length. */
 const PLACEHOLDER_SURVEY: SurveySummary = {
@@ -19,12 +22,13 @@ const PLACEHOLDER_SURVEY: SurveySummary = {
 
 interface SurveyOfferProps {
   survey: SurveySummary;
+  onTake: () => void;
   onSkip: () => void;
   onDismiss: () => void;
   dismissing: boolean;
 }
 
-function SurveyOffer({ survey, onSkip, onDismiss, dismissing }: SurveyOfferProps) {
+function SurveyOffer({ survey, onTake, onSkip, onDismiss, dismissing }: SurveyOfferProps) {
   return (
     <Box component="aside" aria-label="Survey" bg="indigo.0" px="md" py="sm">
       <Group justify="space-between" gap="sm" maw="80rem" mx="auto">
@@ -33,6 +37,9 @@ function SurveyOffer({ survey, onSkip, onDismiss, dismissing }: SurveyOfferProps
           short links help us build what you need.
         </Text>
         <Group gap="xs">
+          <Button size="xs" onClick={onTake}>
+            Take the survey
+          </Button>
           <Button size="xs" variant="default" onClick={onSkip}>
             Not now
           </Button>
@@ -59,8 +66,20 @@ export function SurveyBanner() {
   const { pathname } = useLocation();
   const [skipped, setSkipped] = useSessionFlag(STORAGE_KEYS.surveySkipped, false);
   const relevant = offersSurvey(pathname);
-  const query = useOnboardingSurveyQuery(surveyEnabled && !skipped && relevant);
+  const query = useOnboardingSurveyQuery(
+    relevant &&
+      fetchesSurvey({
+        signedIn: viewer != null,
+        pastDue: viewer?.pastDue ?? false,
+        surveyEnabled: viewer?.surveyEnabled ?? false,
+        skipped,
+      }),
+  );
   const dismiss = useDismissSurveyMutation();
+  const [taking, setTaking] = useState(false);
+  const [closedNow, setClosedNow] = useState(false);
+  // app-shell 4: the survey opens by itself 500 ms after it has loaded.
+  const autoOpened = useOpensAfter(status === 'signedIn' && query.data != null);
   const supabase = useSupabase();
   // While the stored session is read, a stored one says who will most likely be signed in.
   const signedIn =
@@ -75,6 +94,7 @@ export function SurveyBanner() {
       <div aria-hidden="true" inert style={{ visibility: 'hidden' }} data-survey-placeholder="">
         <SurveyOffer
           survey={PLACEHOLDER_SURVEY}
+          onTake={nothing}
           onSkip={nothing}
           onDismiss={nothing}
           dismissing={false}
@@ -85,11 +105,23 @@ export function SurveyBanner() {
   const survey = query.data;
   if (status !== 'signedIn' || !offered || !surveyEnabled || !survey) return null;
   return (
-    <SurveyOffer
-      survey={survey}
-      onSkip={() => setSkipped(true)}
-      onDismiss={() => dismiss.mutate()}
-      dismissing={dismiss.isPending}
-    />
+    <>
+      <SurveyOffer
+        survey={survey}
+        onTake={() => setTaking(true)}
+        onSkip={() => setSkipped(true)}
+        onDismiss={() => dismiss.mutate()}
+        dismissing={dismiss.isPending}
+      />
+      <OnboardingSurveyModal
+        survey={survey}
+        opened={taking || (autoOpened && !closedNow)}
+        onClose={() => {
+          setTaking(false);
+          setClosedNow(true);
+        }}
+        onSkip={() => setSkipped(true)}
+      />
+    </>
   );
 }

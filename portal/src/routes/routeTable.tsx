@@ -260,19 +260,18 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'get-started',
     guards: LOGIN,
-    screen: soon('Get started', 'First steps: make a short link, add a domain, invite your team.'),
+    screen: page(() => import('../pages/GetStartedPage/GetStartedPage.tsx')),
   },
   {
     name: 'domain-upsell',
     guards: LOGIN,
-    screen: soon('Brand your links', 'Why a domain of your own helps, and how to get one.'),
+    screen: page(() => import('../pages/DomainUpsellPage/DomainUpsellPage.tsx')),
   },
   {
     name: 'domain-purchase-verification',
     guards: LOGIN,
-    screen: soon(
-      'Domain purchase verification',
-      'The state of a domain bought during a free trial while it is verified.',
+    screen: page(
+      () => import('../pages/DomainPurchaseVerificationPage/DomainPurchaseVerificationPage.tsx'),
     ),
   },
   {

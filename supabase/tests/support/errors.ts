@@ -274,6 +274,16 @@ export const ERROR_CODES = {
   sso_domain_taken: { status: 422, detail: 'This domain is already claimed.', hint: 'domain' },
   sso_domain_not_found: { status: 404, detail: 'Domain not found.', hint: 'domain' },
   sso_not_configured: { status: 422, detail: 'Add your identity provider first.', hint: 'sso' },
+  // Added by onboarding (issue 13, item 4). survey_answer_* name the question in the hint.
+  survey_not_found: { status: 404, detail: 'Survey not found.', hint: 'survey' },
+  survey_already_answered: {
+    status: 409,
+    detail: 'You have already answered this survey.',
+    hint: 'survey',
+  },
+  survey_answers_invalid: { status: 422, hint: 'answers' },
+  survey_answer_required: { status: 422, detail: 'This question needs an answer.' },
+  survey_answer_invalid: { status: 422 },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
