@@ -687,6 +687,7 @@ export type Database = {
       billing_customers: {
         Row: {
           account_id: string;
+          billing_address: Json | null;
           billing_id: string;
           billing_synced_at: string | null;
           billing_type: number;
@@ -696,11 +697,15 @@ export type Database = {
           pm_country: string | null;
           pm_expiration: string | null;
           pm_last_four: string | null;
+          pm_synced_at: string | null;
           pm_type: string | null;
+          tax_id: string | null;
+          tax_id_type: string | null;
           updated_at: string;
         };
         Insert: {
           account_id: string;
+          billing_address?: Json | null;
           billing_id: string;
           billing_synced_at?: string | null;
           billing_type: number;
@@ -710,11 +715,15 @@ export type Database = {
           pm_country?: string | null;
           pm_expiration?: string | null;
           pm_last_four?: string | null;
+          pm_synced_at?: string | null;
           pm_type?: string | null;
+          tax_id?: string | null;
+          tax_id_type?: string | null;
           updated_at?: string;
         };
         Update: {
           account_id?: string;
+          billing_address?: Json | null;
           billing_id?: string;
           billing_synced_at?: string | null;
           billing_type?: number;
@@ -724,7 +733,10 @@ export type Database = {
           pm_country?: string | null;
           pm_expiration?: string | null;
           pm_last_four?: string | null;
+          pm_synced_at?: string | null;
           pm_type?: string | null;
+          tax_id?: string | null;
+          tax_id_type?: string | null;
           updated_at?: string;
         };
         Relationships: [
@@ -1680,6 +1692,112 @@ export type Database = {
           },
         ];
       };
+      organization_sso: {
+        Row: {
+          created_at: string;
+          default_role_id: string | null;
+          entity_id: string;
+          metadata_url: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso: boolean;
+          updated_at: string;
+        };
+        Insert: {
+          created_at?: string;
+          default_role_id?: string | null;
+          entity_id: string;
+          metadata_url?: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso?: boolean;
+          updated_at?: string;
+        };
+        Update: {
+          created_at?: string;
+          default_role_id?: string | null;
+          entity_id?: string;
+          metadata_url?: string | null;
+          organization_id?: string;
+          provider_id?: string;
+          require_sso?: boolean;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_sso_organization_id_default_role_id_fkey';
+            columns: ['organization_id', 'default_role_id'];
+            isOneToOne: false;
+            referencedRelation: 'organization_roles';
+            referencedColumns: ['organization_id', 'id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: true;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      organization_sso_domains: {
+        Row: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        Insert: {
+          created_at?: string;
+          domain: string;
+          id?: string;
+          organization_id: string;
+          status?: string;
+          updated_at?: string;
+          verification_token?: string;
+          verified_at?: string | null;
+          verified_by?: string | null;
+        };
+        Update: {
+          created_at?: string;
+          domain?: string;
+          id?: string;
+          organization_id?: string;
+          status?: string;
+          updated_at?: string;
+          verification_token?: string;
+          verified_at?: string | null;
+          verified_by?: string | null;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'organization_sso_domains_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'organization_sso_domains_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       organization_users: {
         Row: {
           created_at: string;
@@ -2293,6 +2411,91 @@ export type Database = {
             columns: ['price_id'];
             isOneToOne: false;
             referencedRelation: 'plan_prices';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
+      support_requests: {
+        Row: {
+          answer: string | null;
+          answered_at: string | null;
+          answered_by: string | null;
+          author_id: string | null;
+          created_at: string;
+          id: string;
+          message: string;
+          organization_id: string;
+          state: string;
+          subject: string;
+          updated_at: string;
+        };
+        Insert: {
+          answer?: string | null;
+          answered_at?: string | null;
+          answered_by?: string | null;
+          author_id?: string | null;
+          created_at?: string;
+          id?: string;
+          message: string;
+          organization_id: string;
+          state?: string;
+          subject: string;
+          updated_at?: string;
+        };
+        Update: {
+          answer?: string | null;
+          answered_at?: string | null;
+          answered_by?: string | null;
+          author_id?: string | null;
+          created_at?: string;
+          id?: string;
+          message?: string;
+          organization_id?: string;
+          state?: string;
+          subject?: string;
+          updated_at?: string;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'support_requests_answered_by_fkey';
+            columns: ['answered_by'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_answered_by_fkey';
+            columns: ['answered_by'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_author_id_fkey';
+            columns: ['author_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_users';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_author_id_fkey';
+            columns: ['author_id'];
+            isOneToOne: false;
+            referencedRelation: 'profiles';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_organizations';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'support_requests_organization_id_fkey';
+            columns: ['organization_id'];
+            isOneToOne: false;
+            referencedRelation: 'organizations';
             referencedColumns: ['id'];
           },
         ];
@@ -3398,6 +3601,29 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      accept_invitation_token: {
+        Args: { p_token: string };
+        Returns: {
+          created_at: string;
+          email: string;
+          id: string;
+          inviter_id: string;
+          message: string | null;
+          organization_id: string | null;
+          organization_role_id: string | null;
+          source: string;
+          status: string;
+          team_id: string | null;
+          team_role: string | null;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'invitations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       account_analytics: { Args: { p_account_id: string; p_period?: string }; Returns: Json };
       account_analytics_access: { Args: { p_account_id: string }; Returns: Json };
       account_domain_usage: {
@@ -3472,6 +3698,7 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      assert_sso_manager: { Args: { p_organization_id: string }; Returns: undefined };
       bulk_job_errors: {
         Args: { p_job_id: string };
         Returns: {
@@ -3479,6 +3706,22 @@ export type Database = {
           line: number;
           message: string;
         }[];
+      };
+      change_organization_user_role: {
+        Args: { p_organization_id: string; p_role_id: string; p_user_id: string };
+        Returns: {
+          created_at: string;
+          organization_id: string;
+          role_id: string;
+          updated_at: string;
+          user_id: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_users';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       change_team_member_role: {
         Args: { p_role: string; p_team_id: string; p_user_id: string };
@@ -3492,6 +3735,26 @@ export type Database = {
         SetofOptions: {
           from: '*';
           to: 'team_members';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
+      claim_sso_domain: {
+        Args: { p_domain: string; p_organization_id: string };
+        Returns: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso_domains';
           isOneToOne: true;
           isSetofReturn: false;
         };
@@ -3629,7 +3892,22 @@ export type Database = {
         }[];
       };
       generate_two_factor_backup_codes: { Args: Record<PropertyKey, never>; Returns: string[] };
+      hook_password_verification_attempt: { Args: { event: Json }; Returns: Json };
+      invitation_by_token: { Args: { p_token: string }; Returns: Json };
       is_staff: { Args: Record<PropertyKey, never>; Returns: boolean };
+      issue_invitation_token: {
+        Args: { p_invitation_id: string };
+        Returns: {
+          email: string;
+          expires_at: string;
+          inviter_name: string;
+          organization_name: string;
+          role_name: string;
+          source: string;
+          team_name: string;
+          token: string;
+        }[];
+      };
       kiosk_create_access_invitation: {
         Args: { p_email: string; p_expires_at?: string; p_note?: string };
         Returns: Json;
@@ -3645,6 +3923,26 @@ export type Database = {
           subscriptions: number;
           users: number;
         }[];
+      };
+      kiosk_verify_sso_domain: {
+        Args: { p_domain_id: string };
+        Returns: {
+          created_at: string;
+          domain: string;
+          id: string;
+          organization_id: string;
+          status: string;
+          updated_at: string;
+          verification_token: string;
+          verified_at: string | null;
+          verified_by: string | null;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso_domains';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
       };
       leave_team: { Args: { p_team_id: string }; Returns: undefined };
       leave_team_mode: { Args: Record<PropertyKey, never>; Returns: undefined };
@@ -3740,7 +4038,35 @@ export type Database = {
           isSetofReturn: false;
         };
       };
+      reject_invitation_token: {
+        Args: { p_token: string };
+        Returns: {
+          created_at: string;
+          email: string;
+          id: string;
+          inviter_id: string;
+          message: string | null;
+          organization_id: string | null;
+          organization_role_id: string | null;
+          source: string;
+          status: string;
+          team_id: string | null;
+          team_role: string | null;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'invitations';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       remove_link_tag: { Args: { p_alias_id: string; p_tag: string }; Returns: Json };
+      remove_organization_user: {
+        Args: { p_organization_id: string; p_user_id: string };
+        Returns: undefined;
+      };
+      remove_sso_domain: { Args: { p_domain_id: string }; Returns: undefined };
       remove_team_member: { Args: { p_team_id: string; p_user_id: string }; Returns: undefined };
       replay_webhook_delivery: {
         Args: { p_delivery_id: string };
@@ -3870,7 +4196,27 @@ export type Database = {
       set_link_pixels: { Args: { p_alias_id: string; p_pixel_ids: string[] }; Returns: string[] };
       set_mailings_by_link: { Args: { p_receive: boolean; p_token: string }; Returns: Json };
       set_my_mailings: { Args: { p_receive: boolean }; Returns: boolean };
+      set_sso_options: {
+        Args: { p_default_role_id: string; p_organization_id: string; p_require_sso: boolean };
+        Returns: {
+          created_at: string;
+          default_role_id: string | null;
+          entity_id: string;
+          metadata_url: string | null;
+          organization_id: string;
+          provider_id: string;
+          require_sso: boolean;
+          updated_at: string;
+        };
+        SetofOptions: {
+          from: '*';
+          to: 'organization_sso';
+          isOneToOne: true;
+          isSetofReturn: false;
+        };
+      };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
+      sso_provider_for_organization: { Args: { p_slug: string }; Returns: string };
       submit_onboarding_survey: { Args: { p_answers: Json; p_survey_id: string }; Returns: number };
       switch_team: { Args: { p_team_id: string }; Returns: string };
       two_factor_backup_codes_remaining: { Args: Record<PropertyKey, never>; Returns: number };
