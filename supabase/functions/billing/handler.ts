@@ -1,5 +1,6 @@
 /**
- * billing: the signed-in user's plan with billing type 1 (Stripe), personal account only.
+ * billing: the signed-in user's plan with billing type 1 (Stripe) or 2 (Paddle, paddle.ts),
+ * personal account only.
  *
  *   POST   /billing/new-subscription { billing_type, subscription, interval, currency, type,
  *          trial, coupon? }                          → 200 { checkout } (app-shell 7's data)
@@ -14,11 +15,14 @@
 import { callerOf } from '../_shared/caller.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { HttpError, handler, json } from '../_shared/http.ts';
 import { isImpersonation } from '../_shared/impersonation.ts';
 import { invalid } from '../_shared/kiosk/request.ts';
 import { permissionDenied } from '../_shared/kiosk/staff.ts';
 import { sql, type Sql } from '../_shared/sql.ts';
+import { changePaddleSubscription, paddleCheckout, paddleCheckoutStatus } from './paddle.ts';
 import { allowedReturnOrigin } from './return-origin.ts';
 
 export const CREATE_FAILED =
@@ -30,12 +34,17 @@ const INTERVALS = { monthly: 'month', yearly: 'year' } as const;
 
 export interface BillingDeps {
   billing: () => CardBilling;
+  paddle: () => OverlayBilling;
+  /** The billing type of an account that names none and has no preferred billing customer. */
+  defaultBillingType: () => string;
   db: () => Sql;
   returnOrigins: () => string;
 }
 
 const defaults: BillingDeps = {
   billing: cardBillingFromEnv,
+  paddle: overlayBillingFromEnv,
+  defaultBillingType: () => Deno.env.get('BILLING_DEFAULT_TYPE') ?? '1',
   db: sql,
   returnOrigins: () => Deno.env.get('BILLING_RETURN_ORIGINS') ?? '',
 };
@@ -53,11 +62,20 @@ async function jsonBody(request: Request): Promise<Record<string, unknown>> {
   throw new HttpError(400, 'The body must be a JSON object', 'invalid_json');
 }
 
-function readBillingType(body: Record<string, unknown>) {
-  const type = body.billing_type ?? 1;
-  if (type !== 1 && type !== '1') {
-    throw invalid('billing_type', 'Only billing type 1 (card) is available.');
-  }
+/** The billing type the body names (1 or 2), or null when it names none. */
+function readBillingType(body: Record<string, unknown>): 1 | 2 | null {
+  const type = body.billing_type;
+  if (type === undefined || type === null) return null;
+  if (type === 1 || type === '1') return 1;
+  if (type === 2 || type === '2') return 2;
+  throw invalid('billing_type', 'The billing type must be 1 (card) or 2 (checkout).');
+}
+
+/** An account that names no billing type pays with its preferred provider, else the default. */
+async function accountBillingType(db: Sql, accountId: string, fallback: string): Promise<1 | 2> {
+  const [preferred] = await db<{ billing_type: number }[]>`
+    select billing_type from public.billing_customers where account_id = ${accountId} and is_preferred`;
+  return (preferred?.billing_type ?? Number(fallback)) === 2 ? 2 : 1;
 }
 
 interface Account {
@@ -89,7 +107,9 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const db = deps.db();
   const account = await callerAccount(request, db);
   const body = await jsonBody(request);
-  readBillingType(body);
+  const billingType =
+    readBillingType(body) ??
+    (await accountBillingType(db, account.accountId, deps.defaultBillingType()));
   const name = body.subscription;
   if (typeof name !== 'string' || name === '') throw invalid('subscription', 'Choose a plan.');
   const interval = body.interval ?? 'yearly';
@@ -120,6 +140,27 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const origin = allowedReturnOrigin(request.headers.get('origin'), deps.returnOrigins());
   if (!origin)
     throw new HttpError(400, 'This site may not start a checkout.', 'origin_not_allowed');
+
+  if (billingType === 2) {
+    try {
+      if (!account.email) throw new Error('Paddle needs an e-mail address for the customer');
+      const checkout = await paddleCheckout(db, deps.paddle(), {
+        accountId: account.accountId,
+        email: account.email,
+        planPriceId: price.price_id,
+        planName: price.plan_name,
+        interval,
+        amount: Number(price.amount),
+        currency: price.currency,
+        trialDays,
+        origin,
+      });
+      return json({ checkout });
+    } catch (error) {
+      console.error('billing: checkout not created', error);
+      throw new HttpError(502, CREATE_FAILED, 'subscription_create_failed');
+    }
+  }
 
   const billing = deps.billing();
   const metadata = { account_id: account.accountId, plan_price_id: price.price_id };
@@ -184,6 +225,18 @@ const SUBSCRIPTION_COLUMNS =
 async function checkoutStatus(request: Request, deps: BillingDeps, sessionId: string) {
   const db = deps.db();
   const account = await callerAccount(request, db);
+  if (/^txn_[a-z0-9]+$/.test(sessionId)) {
+    const paddle = await paddleCheckoutStatus(deps.paddle(), account.accountId, sessionId);
+    if (!paddle) throw new HttpError(404, 'Unknown checkout.', 'checkout_not_found');
+    const [subscription] = paddle.subscriptionId
+      ? await db.unsafe(
+          `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
+           where billing_type = 2 and billing_id = $1 and account_id = $2`,
+          [paddle.subscriptionId, account.accountId],
+        )
+      : [];
+    return json({ status: paddle.status, subscription: subscription ?? null });
+  }
   if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) throw invalid('session_id', 'Unknown checkout.');
   let session;
   try {
@@ -210,13 +263,22 @@ type Change = 'cancel' | 'cancel-now' | 'resume';
 async function changeSubscription(request: Request, deps: BillingDeps, change: Change) {
   const db = deps.db();
   const account = await callerAccount(request, db);
-  if (change !== 'resume') readBillingType(await jsonBody(request));
-  const [row] = await db<{ billing_id: string }[]>`
-    select billing_id from public.subscriptions
-    where account_id = ${account.accountId} and type = 'default' and billing_type = 1
+  const billingType = change !== 'resume' ? readBillingType(await jsonBody(request)) : null;
+  const [row] = await db<{ billing_id: string; billing_type: number }[]>`
+    select billing_id, billing_type from public.subscriptions
+    where account_id = ${account.accountId} and type = 'default'
+      and billing_type = coalesce(${billingType}::smallint, billing_type)
       and billing_id is not null and (ends_at is null or ends_at > now())
     order by created_at desc limit 1`;
   if (!row) throw new HttpError(404, NO_SUBSCRIPTION, 'subscription_not_found');
+  if (row.billing_type === 2) {
+    await changePaddleSubscription(db, deps.paddle(), row.billing_id, change);
+    const [subscription] = await db.unsafe(
+      `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions where billing_type = 2 and billing_id = $1`,
+      [row.billing_id],
+    );
+    return json({ subscription });
+  }
   const billing = deps.billing();
   const updated =
     change === 'cancel-now'
