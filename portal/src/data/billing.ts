@@ -6,16 +6,18 @@ import { userScope } from './keys.ts';
 import { useUserId } from './use-user-id.ts';
 
 /**
- * The `billing` function (billing type 1): the spec's new-subscription call and its checkout
- * data, the checkout's status, cancel and resume. Refusals reject with supabase-js'
+ * The `billing` function (billing types 1 and 2): the spec's new-subscription call and its
+ * checkout data, the checkout's status, cancel and resume. Refusals reject with supabase-js'
  * FunctionsHttpError; the global response handler has already announced them.
  */
 
 export const CREATE_FAILED_MESSAGE =
   'We were unable to create your subscription. Please contact customer support.';
+export const PAYMENT_DECLINED_MESSAGE = 'Payment declined. Please update your payment method.';
 
 export interface CheckoutData {
-  billing_type: 1;
+  /** 1: the provider's page by redirect; 2: /paddle/payment, which opens Paddle's overlay. */
+  billing_type: 1 | 2;
   customer: { id: string; auth_token: string | null };
   discount_code: string | null;
   prices: { price_id: string }[];
@@ -25,11 +27,13 @@ export interface CheckoutData {
   locale: string;
   allow_discounts: boolean;
   payment_methods: string[];
-  /** The provider's payment page: the browser is redirected there. */
+  /** Where the browser goes to pay: the provider's page, or our /paddle/payment link. */
   payment_url: string;
 }
 
 export interface NewSubscription {
+  /** Unset: the account's preferred provider, else the server's default. */
+  billing_type?: 1 | 2;
   subscription: string;
   interval: BillingInterval;
   currency: string;
@@ -57,7 +61,7 @@ export async function newSubscription(
 ): Promise<CheckoutData> {
   const { data, error } = await supabase.functions.invoke<{ checkout?: CheckoutData }>(
     'billing/new-subscription',
-    { method: 'POST', body: { billing_type: 1, type: 'default', ...order } },
+    { method: 'POST', body: { type: 'default', ...order } },
   );
   if (error) throw error;
   if (!data?.checkout?.payment_url) throw new Error(CREATE_FAILED_MESSAGE);
@@ -98,7 +102,8 @@ export function useCheckoutStatusQuery(sessionId: string | null) {
 
 export type SubscriptionChange = 'cancel' | 'resume';
 
-export function useSubscriptionChangeMutation() {
+/** Cancel or resume the current plan subscription, paid with `billingType`'s provider. */
+export function useSubscriptionChangeMutation(billingType: number = 1) {
   const supabase = useSupabase();
   const queryClient = useQueryClient();
   const userId = useUserId();
@@ -108,7 +113,7 @@ export function useSubscriptionChangeMutation() {
         change === 'cancel'
           ? await supabase.functions.invoke('billing/settings/subscription', {
               method: 'DELETE',
-              body: { billing_type: 1 },
+              body: { billing_type: billingType },
             })
           : await supabase.functions.invoke('billing/settings/subscription/resume', {
               method: 'PUT',

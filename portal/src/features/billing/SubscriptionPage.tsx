@@ -73,7 +73,7 @@ export default function SubscriptionPage() {
   const { locale } = useAppState();
   const profile = useProfileQuery();
   const current = useCurrentPlanSubscriptionQuery(profile.data?.personal_account_id);
-  const change = useSubscriptionChangeMutation();
+  const change = useSubscriptionChangeMutation(current.data?.billing_type ?? 1);
   const notify = useNotify();
   const queryClient = useQueryClient();
   const userId = useUserId();
@@ -123,7 +123,7 @@ export default function SubscriptionPage() {
         {subscription && (
           <Stack gap="md">
             <PlanDetails subscription={subscription} locale={locale} />
-            {subscription.billing_type === 1 && (
+            {subscription.billing_type != null && (
               <Group>
                 {subscription.ends_at == null ? (
                   <Button
