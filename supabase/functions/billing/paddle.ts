@@ -23,6 +23,13 @@ export interface PaddleCheckoutInput {
   origin: string;
 }
 
+/** A plan's name as customers read it on Paddle's checkout and receipts (pro-team → Pro Team). */
+const planTitle = (name: string) =>
+  name
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+
 /** The account's Paddle customer, made once (the first writer wins a race). */
 async function customerFor(db: Sql, paddle: OverlayBilling, input: PaddleCheckoutInput) {
   const [existing] = await db<{ billing_id: string }[]>`
@@ -52,8 +59,8 @@ export async function paddleCheckout(db: Sql, paddle: OverlayBilling, input: Pad
     unitAmount: input.amount,
     currency: input.currency.toUpperCase(),
     interval: input.interval === 'monthly' ? 'month' : 'year',
-    productName: `Shortlane ${input.planName}`,
-    priceName: `Shortlane ${input.planName} (${input.interval})`,
+    productName: `Shortlane ${planTitle(input.planName)}`,
+    priceName: `Shortlane ${planTitle(input.planName)} (${input.interval})`,
     trialDays: input.trialDays,
     checkoutUrl: `${input.origin}/paddle/payment`,
     customData: { account_id: input.accountId, plan_price_id: input.planPriceId },

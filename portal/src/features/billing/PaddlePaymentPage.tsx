@@ -1,5 +1,5 @@
 import { Alert, Button, Container, Loader, Stack, Text, Title } from '@mantine/core';
-import type { PaddleEventData } from '@paddle/paddle-js';
+import { getPaddleInstance, type PaddleEventData } from '@paddle/paddle-js';
 import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -46,6 +46,8 @@ export default function PaddlePaymentPage() {
           break;
         case 'checkout.completed':
           completed.current = true;
+          // The overlay stays over the page until closed; the success page takes over from here.
+          getPaddleInstance()?.Checkout.close();
           void navigate(
             href('settings.subscription.success', null, {
               session_id: event.data?.transaction_id ?? transactionId,
