@@ -32,9 +32,14 @@ let openTransaction: string | null = null;
  */
 export async function loadPaddle(
   config: PaddleConfig,
-  options: { locale: string; eventCallback: (event: PaddleEventData) => void },
+  options: {
+    locale: string;
+    /** The page's `_ptxn`: the transaction whose checkout to show. */
+    transactionId: string;
+    eventCallback: (event: PaddleEventData) => void;
+  },
 ): Promise<Paddle> {
-  const ptxn = new URLSearchParams(window.location.search).get('_ptxn');
+  const ptxn = options.transactionId;
   const eventCallback = (event: PaddleEventData) => {
     if (event.name === 'checkout.closed' || event.name === 'checkout.completed')
       openTransaction = null;
@@ -56,7 +61,7 @@ export async function loadPaddle(
   });
   if (!paddle) throw new Error('Paddle.js is not available');
   if (firstTime) openTransaction = ptxn;
-  else if (ptxn && openTransaction !== ptxn) {
+  else if (openTransaction !== ptxn) {
     // Paddle.js opens `_ptxn` on its first initialization only: a later visit opens it here.
     paddle.Checkout.open({ transactionId: ptxn });
     openTransaction = ptxn;

@@ -63,10 +63,12 @@ export default function PaddlePaymentPage() {
           break;
       }
     };
-    loadPaddle(config, { locale, eventCallback: onEvent }).catch((error: unknown) => {
-      console.error('Paddle.js could not be loaded', error);
-      setStage('unavailable');
-    });
+    loadPaddle(config, { locale, transactionId, eventCallback: onEvent }).catch(
+      (error: unknown) => {
+        console.error('Paddle.js could not be loaded', error);
+        setStage('unavailable');
+      },
+    );
   }, [config, locale, navigate, setSurveySkipped, transactionId]);
 
   if (!transactionId) {
