@@ -179,6 +179,7 @@ Deno.test(
       assert.equal(checkout.billing_type, 2);
       assert.match(checkout.transaction_id, /^txn_[a-z0-9]{26}$/);
       assert.match(checkout.customer.id, /^ctm_[a-z0-9]{26}$/);
+      assert.match(checkout.customer.auth_token, /^pca_/);
       assert.match(checkout.prices[0].price_id, /^pri_[a-z0-9]{26}$/);
       assert.equal(
         checkout.payment_url,

@@ -67,7 +67,7 @@ export async function paddleCheckout(db: Sql, paddle: OverlayBilling, input: Pad
   });
   return {
     billing_type: 2 as const,
-    customer: { id: customerId, auth_token: null },
+    customer: { id: customerId, auth_token: await paddle.customerAuthToken(customerId) },
     discount_code: null,
     prices: transaction.items.map((item) => ({ price_id: item.price?.id ?? '' })),
     payment_method: null,

@@ -27,6 +27,8 @@ export interface OverlayBilling {
   readonly billingType: 2;
   /** The customer for an e-mail (Paddle keeps one per address: an existing one is reused). */
   createCustomer(input: { email: string; customData: Record<string, string> }): Promise<Customer>;
+  /** A short-lived token Paddle.js takes to offer the customer's saved payment methods. */
+  customerAuthToken(customerId: string): Promise<string>;
   createCheckout(input: OverlayCheckoutRequest): Promise<Transaction>;
   retrieveTransaction(id: string): Promise<Transaction>;
   retrieveSubscription(id: string): Promise<Subscription>;

@@ -34,6 +34,8 @@ export function createPaddleBilling(paddle: Paddle, webhookSecret: string): Over
         return await paddle.customers.get(id);
       }
     },
+    customerAuthToken: async (customerId) =>
+      (await paddle.customers.generateAuthToken(customerId)).customerAuthToken,
     createCheckout: (input: OverlayCheckoutRequest) =>
       paddle.transactions.create({
         customerId: input.customerId,

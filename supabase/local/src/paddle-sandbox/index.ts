@@ -101,6 +101,8 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
         return envelope(world.createCustomer(await bodyOf(request)), 201);
       case 'GET customers/:id':
         return envelope(world.customer(id!));
+      case 'POST customers/:id/auth-token':
+        return envelope(world.customerAuthToken(id!));
       case 'POST products':
         return envelope(world.createProduct(await bodyOf(request)), 201);
       case 'GET products/:id':

@@ -129,6 +129,8 @@ describe('the Paddle sandbox, through the official SDK', () => {
     const { customer, transaction } = await proTransaction();
     expect(customer.id).toMatch(PADDLE_ID);
     expect(customer.id.startsWith('ctm_')).toBe(true);
+    const token = await paddle.customers.generateAuthToken(customer.id);
+    expect(token.customerAuthToken).toMatch(/^pca_/);
     expect(transaction.id.startsWith('txn_')).toBe(true);
     expect(transaction.status).toBe('draft');
     expect(transaction.items[0]!.price!.id.startsWith('pri_')).toBe(true);

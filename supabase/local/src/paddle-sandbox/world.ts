@@ -382,6 +382,15 @@ export class PaddleWorld {
     return customer;
   }
 
+  /** A short-lived token Paddle.js takes to show a customer's saved payment methods. */
+  customerAuthToken(id: string): { customer_auth_token: string; expires_at: string } {
+    this.customer(id);
+    return {
+      customer_auth_token: `pca_${paddleId('tok', this.nowMs()).slice(4)}${randomUUID().replaceAll('-', '')}`,
+      expires_at: new Date(this.nowMs() + 30 * 60_000).toISOString(),
+    };
+  }
+
   // --- products and prices -----------------------------------------------------------------
 
   createProduct(body: Json, type: Product['type'] = 'standard'): Product {
