@@ -27,12 +27,14 @@ export async function preferPaddle(env: StackEnv, user: TestUser): Promise<strin
   const body = (await response.json()) as { data?: { id: string } };
   if (!response.ok || !body.data)
     throw new Error(`Paddle customer not created: ${response.status}`);
-  const row = await admin.from('billing_customers').insert({
-    account_id: accountId,
-    billing_type: 2,
-    billing_id: body.data.id,
-    is_preferred: true,
-  });
+  // The sandbox's customer.created notification may have made the row already (the customer
+  // carries the account id): either way it ends up the account's preferred one.
+  const row = await admin
+    .from('billing_customers')
+    .upsert(
+      { account_id: accountId, billing_type: 2, billing_id: body.data.id, is_preferred: true },
+      { onConflict: 'account_id,billing_type' },
+    );
   if (row.error) throw new Error(`Billing customer not stored: ${row.error.message}`);
   return body.data.id;
 }
