@@ -308,8 +308,8 @@ describe('pricing: Choose a plan', () => {
         0,
       );
       expect(orders).toEqual([
+        // No billing type: the function takes the account's preferred provider, else its default.
         expect.objectContaining({
-          billing_type: 1,
           subscription: 'pro',
           interval: 'yearly',
           type: 'default',
