@@ -56,8 +56,14 @@ test.describe('subscribing through the Paddle overlay (billing type 2)', () => {
     await page.getByRole('link', { name: 'See your subscription' }).click();
     await expect(page.getByTestId('current-plan')).toHaveText('Pro');
     await expect(page.getByTestId('trial-days-left')).toHaveText('7 days left in your trial.');
-    await page.getByRole('button', { name: 'Cancel subscription' }).click();
-    await expect(page.getByTestId('renewal')).toContainText('Your plan ends on');
+    // Plan changes are Stripe's only for now; cancel and resume go through the lifecycle pages.
+    await expect(page.getByTestId('no-plan-changes')).toBeVisible();
+    await page.getByRole('link', { name: 'Cancel subscription' }).click();
+    await page.getByRole('button', { name: 'Cancel at the end of the period' }).click();
+    await expect(page).toHaveURL('/app/settings/subscription');
+    await expect(page.getByTestId('grace-period')).toContainText(
+      'Your plan is cancelled. It stays active until',
+    );
     await page.getByRole('button', { name: 'Resume subscription' }).click();
     await expect(page.getByTestId('renewal')).toContainText('Renews on');
   });
