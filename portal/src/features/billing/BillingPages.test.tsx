@@ -316,7 +316,10 @@ describe('settings/subscription/update', () => {
     await waitFor(() =>
       expect(router.state.location.pathname).toBe('/app/settings/subscription/update/verification'),
     );
-    expect(screen.getByRole('progressbar', { name: 'Confirmation progress' })).toBeInTheDocument();
+    // The verification page is lazy: on a loaded machine it renders after the navigation.
+    expect(
+      await screen.findByRole('progressbar', { name: 'Confirmation progress' }, SLOW),
+    ).toBeInTheDocument();
     expect(await screen.findByTestId('updated-plan', {}, ROOMY)).toHaveTextContent(
       'You are now on Business (yearly).',
     );
