@@ -201,6 +201,15 @@ Deno.test('paddle-webhook', async (t) => {
     });
 
     await t.step('stores an unknown event type once and changes nothing', async () => {
+      // The sandbox's own deliveries to the stack's function land meanwhile (its first request
+      // boots it): the state compared is the one they leave.
+      await waitFor('the stack to apply the sandbox deliveries', async () => {
+        const [row] = await sql()<{ applied: number }[]>`
+          select count(*)::int as applied from public.webhook_events
+          where provider = ${PROVIDER} and event_id = any (${events.map((event) => event.event_id)})
+            and processed_at is not null`;
+        return row!.applied === events.length;
+      });
       const before = await state(user.account);
       const unknown = {
         ...events[0]!,
