@@ -80,6 +80,7 @@ async function main() {
       `  Database         ${env.DB_URL}`,
       `  Mail catcher     ${env.MAILBOX_URL}/api/v1/messages`,
       `  Stripe sandbox   ${env.STRIPE_API_BASE}  (test card 4242 4242 4242 4242)`,
+      `  Paddle sandbox   ${env.PADDLE_API_BASE}  (test card 4242 4242 4242 4242)`,
       '',
       'Demo logins:',
       ...DEMO_LOGINS.map(

@@ -6,16 +6,19 @@ import { userScope } from './keys.ts';
 import { useUserId } from './use-user-id.ts';
 
 /**
- * The `billing` function (billing type 1): the spec's new-subscription call and its checkout
- * data, and the checkout's status (the lifecycle calls are in data/subscription/). Refusals reject with supabase-js'
+ * The `billing` function (billing types 1 and 2): the spec's new-subscription call and its
+ * checkout data, and the checkout's status (the lifecycle calls, for either provider, are in
+ * data/subscription/). Refusals reject with supabase-js'
  * FunctionsHttpError; the global response handler has already announced them.
  */
 
 export const CREATE_FAILED_MESSAGE =
   'We were unable to create your subscription. Please contact customer support.';
+export const PAYMENT_DECLINED_MESSAGE = 'Payment declined. Please update your payment method.';
 
 export interface CheckoutData {
-  billing_type: 1;
+  /** 1: the provider's page by redirect; 2: /paddle/payment, which opens Paddle's overlay. */
+  billing_type: 1 | 2;
   customer: { id: string; auth_token: string | null };
   discount_code: string | null;
   prices: { price_id: string }[];
@@ -25,11 +28,13 @@ export interface CheckoutData {
   locale: string;
   allow_discounts: boolean;
   payment_methods: string[];
-  /** The provider's payment page: the browser is redirected there. */
+  /** Where the browser goes to pay: the provider's page, or our /paddle/payment link. */
   payment_url: string;
 }
 
 export interface NewSubscription {
+  /** Unset: the account's preferred provider, else the server's default. */
+  billing_type?: 1 | 2;
   subscription: string;
   interval: BillingInterval;
   currency: string;
@@ -60,7 +65,7 @@ export async function newSubscription(
 ): Promise<CheckoutData> {
   const { data, error } = await supabase.functions.invoke<{ checkout?: CheckoutData }>(
     'billing/new-subscription',
-    { method: 'POST', body: { billing_type: 1, type: 'default', ...order } },
+    { method: 'POST', body: { type: 'default', ...order } },
   );
   if (error) throw error;
   if (!data?.checkout?.payment_url) throw new Error(CREATE_FAILED_MESSAGE);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readPortalConfig, SANDBOX_HCAPTCHA_SITEKEY } from './config.ts';
+import {
+  readPortalConfig,
+  SANDBOX_HCAPTCHA_SITEKEY,
+  SANDBOX_PADDLE_CLIENT_TOKEN,
+} from './config.ts';
 
 const SUPABASE = 'http://127.0.0.1:54321';
 
@@ -34,6 +38,28 @@ describe('readPortalConfig', () => {
     expect(config.kioskUrl).toBe('https://kiosk.example/');
     expect(config.externalUrls.blog).toBe('https://blog.example/');
     expect(config.shortUrlBase).toEqual({ scheme: 'http', port: 25321 });
+  });
+
+  it("opens Paddle checkouts in the local stack's sandbox unless a client-side token is set", () => {
+    expect(readPortalConfig({}, SUPABASE).paddle).toEqual({
+      environment: 'sandbox',
+      token: SANDBOX_PADDLE_CLIENT_TOKEN,
+      scriptUrl: 'http://127.0.0.1:54321/sandbox/paddle/paddle.js',
+    });
+    expect(readPortalConfig({ VITE_PADDLE_CLIENT_TOKEN: 'live_abc' }, SUPABASE).paddle).toEqual({
+      environment: 'production',
+      token: 'live_abc',
+      scriptUrl: null,
+    });
+    expect(
+      readPortalConfig({ VITE_PADDLE_CLIENT_TOKEN: 'test_abc' }, SUPABASE).paddle.environment,
+    ).toBe('sandbox');
+    expect(() =>
+      readPortalConfig(
+        { VITE_PADDLE_CLIENT_TOKEN: 'x', VITE_PADDLE_ENVIRONMENT: 'staging' },
+        SUPABASE,
+      ),
+    ).toThrow('VITE_PADDLE_ENVIRONMENT must be sandbox or production, got "staging".');
   });
 
   it('names a malformed setting', () => {

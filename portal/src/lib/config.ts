@@ -9,6 +9,24 @@ import { parseShortUrlBase, type ShortUrlBase } from '@shortlane/shared/short-ur
 /** hCaptcha's published test sitekey, which the local stack's sandbox also accepts. */
 export const SANDBOX_HCAPTCHA_SITEKEY = '10000000-ffff-ffff-ffff-000000000001';
 
+/**
+ * The local stack's Paddle sandbox client-side token (supabase/local/src/paddle-sandbox): it
+ * opens checkouts in that sandbox only.
+ */
+export const SANDBOX_PADDLE_CLIENT_TOKEN = 'test_shortlanelocalsandbox00000';
+
+/**
+ * Paddle.js for billing type 2 (lib/paddle.ts). Unset VITE_PADDLE_CLIENT_TOKEN means the local
+ * stack's sandbox, whose Paddle.js stand-in (`${SUPABASE_URL}/sandbox/paddle/paddle.js`) the
+ * portal loads before `initializePaddle`; with a real token, `@paddle/paddle-js` loads Paddle's
+ * own script, unless VITE_PADDLE_SCRIPT_URL names another.
+ */
+export interface PaddleConfig {
+  environment: 'sandbox' | 'production';
+  token: string;
+  scriptUrl: string | null;
+}
+
 export type AntiRobotConfig =
   /** The local stack's stand-in (`${SUPABASE_URL}/sandbox/hcaptcha`), with the test sitekey. */
   | { provider: 'sandbox'; siteKey: string; sandboxUrl: string }
@@ -33,6 +51,7 @@ export interface PortalConfig {
    * built with it (shortUrl). Unset: production's https on the bare domain.
    */
   shortUrlBase: ShortUrlBase;
+  paddle: PaddleConfig;
 }
 
 function text(source: Record<string, unknown>, name: string): string | null {
@@ -57,6 +76,23 @@ function flag(source: Record<string, unknown>, name: string, fallback: boolean):
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
   throw new Error(`${name} must be true or false, got "${value}".`);
+}
+
+function paddleConfig(source: Record<string, unknown>, supabaseUrl: string): PaddleConfig {
+  const token = text(source, 'VITE_PADDLE_CLIENT_TOKEN');
+  const scriptUrl = httpUrl(source, 'VITE_PADDLE_SCRIPT_URL', null);
+  if (token == null)
+    return {
+      environment: 'sandbox',
+      token: SANDBOX_PADDLE_CLIENT_TOKEN,
+      scriptUrl: scriptUrl ?? `${supabaseUrl}/sandbox/paddle/paddle.js`,
+    };
+  const environment =
+    text(source, 'VITE_PADDLE_ENVIRONMENT') ??
+    (token.startsWith('test_') ? 'sandbox' : 'production');
+  if (environment !== 'sandbox' && environment !== 'production')
+    throw new Error(`VITE_PADDLE_ENVIRONMENT must be sandbox or production, got "${environment}".`);
+  return { environment, token, scriptUrl };
 }
 
 /** Reads the settings from `source` (`import.meta.env`); a malformed value throws. */
@@ -88,5 +124,6 @@ export function readPortalConfig(
     },
     kioskUrl: httpUrl(source, 'VITE_KIOSK_URL', null),
     shortUrlBase: parseShortUrlBase(text(source, 'VITE_SHORT_URL_BASE'), 'VITE_SHORT_URL_BASE'),
+    paddle: paddleConfig(source, supabaseUrl),
   };
 }

@@ -213,7 +213,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'paddle.payment',
     guards: PUBLIC,
-    screen: soon('Payment', "The card payment provider's checkout."),
+    screen: page(() => import('../features/billing/PaddlePaymentPage.tsx')),
   },
 
   // --- Authentication ---

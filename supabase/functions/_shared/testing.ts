@@ -16,6 +16,11 @@ export interface StackEnv {
   STRIPE_SECRET_KEY?: string;
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_API_BASE?: string;
+  /** The stack's Paddle sandbox (billing type 2). */
+  PADDLE_API_KEY?: string;
+  PADDLE_WEBHOOK_SECRET?: string;
+  PADDLE_API_BASE?: string;
+  PADDLE_CLIENT_TOKEN?: string;
 }
 
 const repoRoot = new URL('../../../', import.meta.url);
@@ -64,7 +69,14 @@ export function useStackAsRuntimeEnv(): StackEnv {
   Deno.env.set('SUPABASE_ANON_KEY', env.SUPABASE_ANON_KEY);
   Deno.env.set('SUPABASE_SERVICE_ROLE_KEY', env.SUPABASE_SERVICE_ROLE_KEY);
   Deno.env.set('SUPABASE_DB_URL', env.DB_URL);
-  for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_API_BASE'] as const) {
+  for (const name of [
+    'STRIPE_SECRET_KEY',
+    'STRIPE_WEBHOOK_SECRET',
+    'STRIPE_API_BASE',
+    'PADDLE_API_KEY',
+    'PADDLE_WEBHOOK_SECRET',
+    'PADDLE_API_BASE',
+  ] as const) {
     const value = env[name];
     if (value) Deno.env.set(name, value);
   }

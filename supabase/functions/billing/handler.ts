@@ -1,5 +1,6 @@
 /**
- * billing: plans with billing type 1 (Stripe) for a person, a team or an organization.
+ * billing: plans with billing type 1 (Stripe) or 2 (Paddle, paddle.ts) for a person, a team or
+ * an organization.
  *
  *   POST   /billing/new-subscription { billing_type, subscription, interval, currency, type,
  *          trial, coupon?, organization?, team? }   → 200 { checkout } (app-shell 7's data)
@@ -9,11 +10,16 @@
  *                                                    scheduled downgrade (lifecycle.ts)
  *   …      /billing/… payment-method, invoice PDF, past-due payment and vatinfo (documents.ts)
  *
- * The checkout completes at Stripe; the stripe-webhook function records what it created, and
- * the success page polls GET checkout until that has happened.
+ * The checkout completes at the provider (Stripe's page, or Paddle's overlay on /paddle/payment);
+ * its webhook function records what it created, and the success page polls GET checkout
+ * (`cs_…` for Stripe, `txn_…` for Paddle) until that has happened. An order that names no
+ * billing type uses the account's preferred billing customer's, else BILLING_DEFAULT_TYPE.
+ * Coupons are Stripe's only for now.
  */
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { HttpError, handler, json } from '../_shared/http.ts';
 import { invalid } from '../_shared/kiosk/request.ts';
@@ -28,7 +34,16 @@ import {
 } from './account.ts';
 import { checkoutCoupon, couponLookup } from './coupon.ts';
 import { SUBSCRIPTION_COLUMNS, subscriptionRoute } from './lifecycle.ts';
-import { findPlanPrice, jsonBody, planMetadata, priceRequest, readOrder } from './order.ts';
+import {
+  findPlanPrice,
+  jsonBody,
+  planMetadata,
+  priceRequest,
+  readBillingType,
+  readOrder,
+  type BillingType,
+} from './order.ts';
+import { paddleCheckout, paddleCheckoutStatus } from './paddle.ts';
 import { documentRoute } from './documents.ts';
 import { allowedReturnOrigin } from './return-origin.ts';
 
@@ -40,6 +55,9 @@ export interface BillingDeps {
   billing: () => CardBilling;
   /** Payment method, invoice documents, past-due payment, tax details (documents.ts). */
   documents?: () => BillingDocuments;
+  paddle: () => OverlayBilling;
+  /** The billing type of an account that names none and has no preferred billing customer. */
+  defaultBillingType: () => string;
   db: () => Sql;
   returnOrigins: () => string;
   /** The clock coupons are checked against (the sale calendar). */
@@ -51,17 +69,37 @@ export interface BillingDeps {
 const defaults: BillingDeps = {
   billing: cardBillingFromEnv,
   documents: billingDocumentsFromEnv,
+  paddle: overlayBillingFromEnv,
+  defaultBillingType: () => Deno.env.get('BILLING_DEFAULT_TYPE') ?? '1',
   db: sql,
   returnOrigins: () => Deno.env.get('BILLING_RETURN_ORIGINS') ?? '',
   now: () => new Date(),
   saleCalendar: () => Deno.env.get('SALE_CALENDAR'),
 };
 
+export const PADDLE_NO_COUPONS = 'Coupons are available for card payments only.';
+
+/** An account that names no billing type pays with its preferred provider, else the default. */
+async function accountBillingType(
+  db: Sql,
+  accountId: string,
+  fallback: string,
+): Promise<BillingType> {
+  const [preferred] = await db<{ billing_type: number }[]>`
+    select billing_type from public.billing_customers where account_id = ${accountId} and is_preferred`;
+  return (preferred?.billing_type ?? Number(fallback)) === 2 ? 2 : 1;
+}
+
 async function newSubscription(request: Request, deps: BillingDeps): Promise<Response> {
   const db = deps.db();
   const body = await jsonBody(request);
   const order = readOrder(body);
   const account = await billingAccount(request, db, scopeFromBody(body));
+  const billingType =
+    readBillingType(body) ??
+    (await accountBillingType(db, account.accountId, deps.defaultBillingType()));
+  if (billingType === 2 && body.coupon !== undefined && body.coupon !== null && body.coupon !== '')
+    throw invalid('coupon', PADDLE_NO_COUPONS);
   const price = await findPlanPrice(db, order);
 
   const [current] = await db`
@@ -80,6 +118,28 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const origin = allowedReturnOrigin(request.headers.get('origin'), deps.returnOrigins());
   if (!origin)
     throw new HttpError(400, 'This site may not start a checkout.', 'origin_not_allowed');
+
+  if (billingType === 2) {
+    try {
+      if (!account.email) throw new Error('Paddle needs an e-mail address for the customer');
+      const checkout = await paddleCheckout(db, deps.paddle(), {
+        accountId: account.accountId,
+        email: account.email,
+        planPriceId: price.price_id,
+        planName: price.plan_name,
+        interval: order.interval,
+        amount: Number(price.amount),
+        currency: price.currency,
+        trialDays,
+        origin,
+        successPath: `${subscriptionPagePath(account.scope)}/success`,
+      });
+      return json({ checkout });
+    } catch (error) {
+      console.error('billing: checkout not created', error);
+      throw new HttpError(502, CREATE_FAILED, 'subscription_create_failed');
+    }
+  }
 
   const billing = deps.billing();
   const metadata = planMetadata(account.accountId, price);
@@ -148,6 +208,19 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
 
 async function checkoutStatus(request: Request, deps: BillingDeps, sessionId: string) {
   const db = deps.db();
+  if (/^txn_[a-z0-9]+$/.test(sessionId)) {
+    const paddle = await paddleCheckoutStatus(deps.paddle(), sessionId);
+    if (!paddle?.accountId || !(await mayManageBilling(request, paddle.accountId)))
+      throw new HttpError(404, 'Unknown checkout.', 'checkout_not_found');
+    const [subscription] = paddle.subscriptionId
+      ? await db.unsafe(
+          `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
+           where billing_type = 2 and billing_id = $1 and account_id = $2`,
+          [paddle.subscriptionId, paddle.accountId],
+        )
+      : [];
+    return json({ status: paddle.status, subscription: subscription ?? null });
+  }
   if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) throw invalid('session_id', 'Unknown checkout.');
   let session;
   try {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import type Stripe from 'stripe';
+import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { cardBillingFromEnv, stripeSdk } from '../_shared/billing/stripe.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
@@ -18,6 +19,8 @@ import { NO_INTERVAL_DOWNGRADE, SAME_PLAN } from './lifecycle.ts';
 const env = useStackAsRuntimeEnv();
 const billing = createBillingHandler({
   billing: cardBillingFromEnv,
+  paddle: overlayBillingFromEnv,
+  defaultBillingType: () => '1',
   db: sql,
   returnOrigins: () => 'http://localhost:*',
 });

@@ -12,17 +12,24 @@
  *          what an update would charge now (Stripe's invoice preview), or when it would start
  *   DELETE {scope}/subscription/scheduled                 cancel the pending downgrade
  *
- * Each change is made at Stripe and its answer stored at once (the webhooks that follow are then
- * stale or repeat it). Refusals: 402 payment declined (the portal sends the user to the payment
- * page), 406 with the reason (not eligible, same plan…), 5xx with the spec's "… failed" message.
+ * Each change is made at the provider and its answer stored at once (the webhooks that follow are
+ * then stale or repeat it). Refusals: 402 payment declined (the portal sends the user to the
+ * payment page), 406 with the reason (not eligible, same plan…), 5xx with the spec's "… failed"
+ * message.
+ *
+ * A Paddle subscription (billing type 2) is cancelled, cancelled now and resumed through the
+ * OverlayBilling adapter (paddle.ts); reactivating, plan changes, previews and scheduled
+ * downgrades are Stripe's only for now, and answer a 406 (PADDLE_NOT_SUPPORTED) for it.
  */
 import type Stripe from 'stripe';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { HttpError, json } from '../_shared/http.ts';
 import type { Sql } from '../_shared/sql.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { classifyPlanChange } from '../../../shared/src/plan-change.ts';
 import { billingAccount, type BillingAccount, type BillingScope } from './account.ts';
+import { changePaddleSubscription } from './paddle.ts';
 import {
   findPlanPrice,
   jsonBody,
@@ -30,6 +37,7 @@ import {
   priceRequest,
   readBillingType,
   readOrder,
+  type BillingType,
   type PlanOrder,
   type PlanPrice,
 } from './order.ts';
@@ -40,43 +48,69 @@ export const NO_INTERVAL_DOWNGRADE = 'This plan cannot be moved from yearly to m
 export const RESUME_FIRST = 'Resume your subscription before changing it.';
 export const NOTHING_SCHEDULED = 'No plan change is scheduled.';
 export const NOTHING_TO_REACTIVATE = 'There is no ended subscription to reactivate.';
+export const PADDLE_NOT_SUPPORTED =
+  'This change is not available for a subscription paid through Paddle yet.';
 
 export interface LifecycleDeps {
   billing: () => CardBilling;
+  paddle: () => OverlayBilling;
   db: () => Sql;
 }
 
 // amount is a bigint, which postgres.js hands over as text; minor units fit a float8 exactly.
 export const SUBSCRIPTION_COLUMNS =
-  'id, name, interval, amount::float8 as amount, currency, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
+  'id, name, interval, amount::float8 as amount, currency, billing_type, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
+
+/*
+ * A plan subscription at a provider: a Stripe subscription (`sub_…`, never a future row; pending
+ * downgrades are schedules, `sub_sched_…`) or a Paddle one.
+ */
+const PROVIDER_SUBSCRIPTION = `(s.billing_type = 2 or (s.billing_type = 1
+  and s.billing_id like 'sub\\_%' and s.billing_id not like 'sub\\_sched\\_%'))`;
 
 interface CurrentRow {
   billing_id: string;
+  billing_type: BillingType;
   name: string;
   interval: 'monthly' | 'yearly';
   amount: string;
   ends_at: Date | null;
 }
 
-/**
- * The account's current card subscription, not ended (a grace period counts). Stripe
- * subscriptions (`sub_…`) are never future rows; pending downgrades are schedules (`sub_sched_…`).
- */
+/** The account's current provider subscription, not ended (a grace period counts). */
 async function currentSubscription(db: Sql, accountId: string): Promise<CurrentRow | null> {
-  const [row] = await db<CurrentRow[]>`
-    select billing_id, name, interval, amount::text, ends_at from public.subscriptions
-    where account_id = ${accountId} and type = 'default' and billing_type = 1
-      and billing_id like 'sub\\_%' and billing_id not like 'sub\\_sched\\_%'
-      and (ends_at is null or ends_at > now())
-    order by created_at desc limit 1`;
+  const [row] = await db.unsafe<CurrentRow[]>(
+    `select billing_id, billing_type, name, interval, amount::text, ends_at
+     from public.subscriptions s
+     where s.account_id = $1 and s.type = 'default' and ${PROVIDER_SUBSCRIPTION}
+       and (s.ends_at is null or s.ends_at > now())
+     order by s.created_at desc limit 1`,
+    [accountId],
+  );
   return row ?? null;
 }
 
-async function requireCurrent(db: Sql, accountId: string): Promise<CurrentRow> {
+/** The current subscription, of the billing type the caller named when it named one. */
+async function requireCurrent(
+  db: Sql,
+  accountId: string,
+  billingType: BillingType | null = null,
+): Promise<CurrentRow> {
   const row = await currentSubscription(db, accountId);
-  if (!row) throw new HttpError(404, NO_SUBSCRIPTION, 'subscription_not_found');
+  if (!row || (billingType !== null && row.billing_type !== billingType))
+    throw new HttpError(404, NO_SUBSCRIPTION, 'subscription_not_found');
   return row;
 }
+
+/** The current subscription for a change only Stripe's adapter makes (so far). */
+async function requireCardSubscription(db: Sql, accountId: string): Promise<CurrentRow> {
+  const row = await requireCurrent(db, accountId);
+  if (row.billing_type !== 1) throw paddleNotSupported();
+  return row;
+}
+
+const paddleNotSupported = () =>
+  new HttpError(406, PADDLE_NOT_SUPPORTED, 'not_supported_for_billing_type');
 
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 
@@ -98,10 +132,9 @@ async function storeSchedule(db: Sql, schedule: Stripe.SubscriptionSchedule) {
 /** The account's plan now and its pending downgrade, as the pages show them. */
 async function state(db: Sql, accountId: string) {
   const [current] = await db.unsafe(
-    `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
-     where account_id = $1 and type = 'default' and billing_type = 1
-       and billing_id not like 'sub\\_sched\\_%'
-     order by (ends_at is null or ends_at > now()) desc, created_at desc limit 1`,
+    `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions s
+     where s.account_id = $1 and s.type = 'default' and ${PROVIDER_SUBSCRIPTION}
+     order by (s.ends_at is null or s.ends_at > now()) desc, s.created_at desc limit 1`,
     [accountId],
   );
   const [future] = await db.unsafe(
@@ -151,9 +184,23 @@ async function releaseSchedule(billing: CardBilling, db: Sql, subscriptionId: st
   return billing.retrieveSubscription(subscriptionId);
 }
 
-async function cancel(account: BillingAccount, deps: LifecycleDeps, now: boolean) {
+async function cancel(
+  account: BillingAccount,
+  deps: LifecycleDeps,
+  now: boolean,
+  billingType: BillingType | null,
+) {
   const db = deps.db();
-  const row = await requireCurrent(db, account.accountId);
+  const row = await requireCurrent(db, account.accountId, billingType);
+  if (row.billing_type === 2) {
+    await atProvider(
+      () =>
+        changePaddleSubscription(db, deps.paddle(), row.billing_id, now ? 'cancel-now' : 'cancel'),
+      MESSAGES.subscriptionUpdateFailed,
+      'subscription_cancel_failed',
+    );
+    return json(await state(db, account.accountId));
+  }
   const billing = deps.billing();
   const updated = await atProvider(
     async () => {
@@ -172,6 +219,14 @@ async function cancel(account: BillingAccount, deps: LifecycleDeps, now: boolean
 async function resume(account: BillingAccount, deps: LifecycleDeps) {
   const db = deps.db();
   const row = await requireCurrent(db, account.accountId);
+  if (row.billing_type === 2) {
+    await atProvider(
+      () => changePaddleSubscription(db, deps.paddle(), row.billing_id, 'resume'),
+      MESSAGES.subscriptionResumeFailed,
+      'subscription_resume_failed',
+    );
+    return json(await state(db, account.accountId));
+  }
   const updated = await atProvider(
     () => deps.billing().setCancelAtPeriodEnd(row.billing_id, false),
     MESSAGES.subscriptionResumeFailed,
@@ -186,12 +241,16 @@ async function reactivate(account: BillingAccount, deps: LifecycleDeps) {
   const db = deps.db();
   if (await currentSubscription(db, account.accountId))
     throw new HttpError(406, 'Your subscription is still active.', 'subscription_active');
-  const [ended] = await db<{ price_id: string; interval: 'monthly' | 'yearly' }[]>`
-    select s.price_id, s.interval from public.subscriptions s
-    where s.account_id = ${account.accountId} and s.type = 'default' and s.billing_type = 1
-      and s.billing_id like 'sub\\_%' and s.billing_id not like 'sub\\_sched\\_%'
-      and s.price_id is not null and s.ends_at <= now()
-    order by s.ends_at desc limit 1`;
+  const [ended] = await db.unsafe<
+    { price_id: string; interval: 'monthly' | 'yearly'; billing_type: BillingType }[]
+  >(
+    `select s.price_id, s.interval, s.billing_type from public.subscriptions s
+     where s.account_id = $1 and s.type = 'default' and ${PROVIDER_SUBSCRIPTION}
+       and s.price_id is not null and s.ends_at <= now()
+     order by s.ends_at desc limit 1`,
+    [account.accountId],
+  );
+  if (ended?.billing_type === 2) throw paddleNotSupported();
   const [customer] = await db<{ billing_id: string }[]>`
     select billing_id from public.billing_customers
     where account_id = ${account.accountId} and billing_type = 1`;
@@ -240,7 +299,7 @@ async function planChange(
   account: BillingAccount,
   order: PlanOrder,
 ): Promise<PlannedChange> {
-  const row = await requireCurrent(db, account.accountId);
+  const row = await requireCardSubscription(db, account.accountId);
   if (row.ends_at !== null) throw new HttpError(406, RESUME_FIRST, 'subscription_ending');
   const price = await findPlanPrice(db, order);
   const change = classifyPlanChange(
@@ -337,7 +396,7 @@ async function preview(request: Request, account: BillingAccount, deps: Lifecycl
 
 async function cancelScheduled(account: BillingAccount, deps: LifecycleDeps) {
   const db = deps.db();
-  const row = await requireCurrent(db, account.accountId);
+  const row = await requireCardSubscription(db, account.accountId);
   const billing = deps.billing();
   const subscription = await atProvider(
     () => billing.retrieveSubscription(row.billing_id),
@@ -381,8 +440,12 @@ export async function subscriptionRoute(
       return json(await state(deps.db(), account.accountId));
     case 'DELETE ':
     case 'DELETE /now':
-      readBillingType(await jsonBody(request));
-      return await cancel(account, deps, route === 'DELETE /now');
+      return await cancel(
+        account,
+        deps,
+        route === 'DELETE /now',
+        readBillingType(await jsonBody(request)),
+      );
     case 'PUT /resume':
       return await resume(account, deps);
     case 'PATCH ':

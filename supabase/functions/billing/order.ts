@@ -23,11 +23,15 @@ export async function jsonBody(request: Request): Promise<Record<string, unknown
   throw new HttpError(400, 'The body must be a JSON object', 'invalid_json');
 }
 
-export function readBillingType(body: Record<string, unknown>) {
-  const type = body.billing_type ?? 1;
-  if (type !== 1 && type !== '1') {
-    throw invalid('billing_type', 'Only billing type 1 (card) is available.');
-  }
+export type BillingType = 1 | 2;
+
+/** The billing type a body names: 1 (card, Stripe), 2 (overlay checkout, Paddle), or none. */
+export function readBillingType(body: Record<string, unknown>): BillingType | null {
+  const type = body.billing_type;
+  if (type === undefined || type === null) return null;
+  if (type === 1 || type === '1') return 1;
+  if (type === 2 || type === '2') return 2;
+  throw invalid('billing_type', 'The billing type must be 1 (card) or 2 (checkout).');
 }
 
 export interface PlanOrder {

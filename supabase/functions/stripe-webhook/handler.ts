@@ -15,7 +15,7 @@ import type Stripe from 'stripe';
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
-import { HttpError, handler, json } from '../_shared/http.ts';
+import { createProviderWebhookHandler } from '../_shared/billing/webhook.ts';
 import { sql, type Sql } from '../_shared/sql.ts';
 import { documentObjects } from './documents.ts';
 
@@ -91,39 +91,25 @@ export function createStripeWebhookHandler(
     documents: billingDocumentsFromEnv,
   },
 ) {
-  return handler(async (request) => {
-    if (request.method !== 'POST')
-      throw new HttpError(405, 'Method not allowed', 'method_not_allowed');
-    const rawBody = await request.text();
-    let event: Stripe.Event;
-    try {
-      event = await deps.billing().verifyWebhook(rawBody, request.headers.get('stripe-signature'));
-    } catch (error) {
-      throw new HttpError(
-        400,
-        `Webhook signature verification failed: ${(error as Error).message}`,
-        'invalid_signature',
-      );
-    }
-    const db = deps.db();
-    const [seen] = await db<{ processed_at: Date | null }[]>`
-      select processed_at from public.webhook_events
-      where provider = ${PROVIDER} and event_id = ${event.id}`;
-    if (seen?.processed_at) return json({ received: true, result: 'duplicate' });
-    try {
-      const objects = [
-        ...(await currentObjects(deps.billing(), event)),
-        ...(deps.documents ? await documentObjects(deps.documents(), event) : []),
-      ];
-      const [row] = await db<{ result: string }[]>`
-        select app.record_stripe_event(${db.json(asJson(event))}, ${db.json(asJson(objects))}) as result`;
-      return json({ received: true, result: row!.result });
-    } catch (error) {
-      await db`select app.record_stripe_event_error(${db.json(asJson(event))}, ${String(error)})`.catch(
-        (recordError: unknown) =>
-          console.error('stripe-webhook: could not record the failure', recordError),
-      );
-      throw error;
-    }
-  });
+  return createProviderWebhookHandler<Stripe.Event>(
+    () => ({
+      provider: PROVIDER,
+      signatureHeader: 'stripe-signature',
+      verify: (rawBody, signature) => deps.billing().verifyWebhook(rawBody, signature),
+      eventId: (event) => event.id,
+      record: async (db, event) => {
+        const objects = [
+          ...(await currentObjects(deps.billing(), event)),
+          ...(deps.documents ? await documentObjects(deps.documents(), event) : []),
+        ];
+        const [row] = await db<{ result: string }[]>`
+          select app.record_stripe_event(${db.json(asJson(event))}, ${db.json(asJson(objects))}) as result`;
+        return row!.result;
+      },
+      recordError: async (db, event, _rawBody, error) => {
+        await db`select app.record_stripe_event_error(${db.json(asJson(event))}, ${error})`;
+      },
+    }),
+    deps.db,
+  );
 }

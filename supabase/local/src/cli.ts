@@ -55,6 +55,7 @@ function printSummary(config: StackConfig) {
       `  Database      ${env.DB_URL}`,
       `  Mail catcher  ${env.MAILBOX_URL}/api/v1/messages`,
       `  Stripe        ${env.STRIPE_API_BASE}  (sandbox; card 4242 4242 4242 4242)`,
+      `  Paddle        ${env.PADDLE_API_BASE}  (sandbox; card 4242 4242 4242 4242)`,
       `  anon key      ${env.SUPABASE_ANON_KEY}`,
       `  service key   ${env.SUPABASE_SERVICE_ROLE_KEY}`,
       `  env file      ${stackEnvFile(config)}`,

@@ -71,6 +71,8 @@ export interface StackConfig {
    * (STACK_STRIPE_WEBHOOK_RETRY_MS, comma-separated); test stacks use short ones.
    */
   stripeWebhookRetryDelaysMs?: number[];
+  /** The same for the Paddle sandbox (STACK_PADDLE_WEBHOOK_RETRY_MS). */
+  paddleWebhookRetryDelaysMs?: number[];
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -139,6 +141,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
       .filter(Boolean),
     stopTimeoutMs: millisecondsFromEnv('STACK_STOP_TIMEOUT_MS', DEFAULT_STOP_TIMEOUT_MS),
     stripeWebhookRetryDelaysMs: millisecondListFromEnv('STACK_STRIPE_WEBHOOK_RETRY_MS'),
+    paddleWebhookRetryDelaysMs: millisecondListFromEnv('STACK_PADDLE_WEBHOOK_RETRY_MS'),
     ...overrides,
   };
 }

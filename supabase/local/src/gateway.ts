@@ -23,6 +23,8 @@ export interface GatewayServices {
   captcha?: WebHandler;
   /** The local Stripe stand-in, at /sandbox/stripe (its API checks its own secret key). */
   stripe?: WebHandler;
+  /** The local Paddle Billing stand-in, at /sandbox/paddle (API, paddle.js, checkout frame). */
+  paddle?: WebHandler;
   /** The DNS sandbox's API, at /sandbox/dns (it checks the service-role key itself). */
   dns?: WebHandler;
   /** The sandbox SAML identity provider, at /sandbox/saml-idp (browsers reach it: no apikey). */
@@ -204,6 +206,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       return void serveWeb(req, res, services.captcha, prefix).catch(failed);
     if (area === 'sandbox' && version === 'stripe' && services.stripe)
       return void serveWeb(req, res, services.stripe, prefix).catch(failed);
+    if (area === 'sandbox' && version === 'paddle' && services.paddle)
+      return void serveWeb(req, res, services.paddle, prefix).catch(failed);
     if (area === 'sandbox' && version === 'dns' && services.dns)
       return void serveWeb(req, res, services.dns, prefix).catch(failed);
     if (area === 'sandbox' && version === 'saml-idp' && services.samlIdp)

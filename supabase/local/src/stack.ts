@@ -28,6 +28,8 @@ import { createSamlIdpSandbox } from './saml-idp/index.ts';
 import { loadOrCreateSigningPair } from './signing-keys.ts';
 import { createStripeSandbox } from './stripe-sandbox/index.ts';
 import { stripeSandboxEnv } from './stripe-sandbox/env.ts';
+import { createPaddleSandbox } from './paddle-sandbox/index.ts';
+import { paddleSandboxEnv } from './paddle-sandbox/env.ts';
 
 export interface RunningStack {
   env: StackEnv;
@@ -47,6 +49,12 @@ export interface StackEnv {
   STRIPE_SECRET_KEY: string;
   STRIPE_WEBHOOK_SECRET: string;
   STRIPE_API_BASE: string;
+  PADDLE_API_KEY: string;
+  PADDLE_WEBHOOK_SECRET: string;
+  PADDLE_API_BASE: string;
+  /** What the portal gives Paddle.js: the client-side token and the stand-in script. */
+  PADDLE_CLIENT_TOKEN: string;
+  PADDLE_SCRIPT_URL: string;
   /** The DNS sandbox's name server, host:port. */
   DNS_NAME_SERVER: string;
   DNS_SANDBOX_API: string;
@@ -175,6 +183,22 @@ export async function startStack(
     });
     stops.push(() => stripe.stop());
 
+    const paddleEnv = paddleSandboxEnv(gatewayUrl(config));
+    const paddle = createPaddleSandbox({
+      publicUrl: paddleEnv.PADDLE_API_BASE,
+      apiKey: paddleEnv.PADDLE_API_KEY,
+      clientToken: paddleEnv.PADDLE_CLIENT_TOKEN,
+      // A notification destination for the stack's own paddle-webhook function.
+      webhooks: [
+        {
+          url: `${gatewayUrl(config)}/functions/v1/paddle-webhook`,
+          secret: paddleEnv.PADDLE_WEBHOOK_SECRET,
+        },
+      ],
+      delivery: { retryDelaysMs: config.paddleWebhookRetryDelaysMs, log },
+    });
+    stops.push(() => paddle.stop());
+
     const dnsEnv = dnsSandboxEnv(gatewayUrl(config), config.dnsPort);
     const zones = new ZoneStore();
     const dnsServer = await startDnsServer(zones, config.dnsPort, log);
@@ -201,6 +225,7 @@ export async function startStack(
       isShortDomain: (host) => shortDomains.has(host),
       captcha: createCaptchaSandbox(),
       stripe: stripe.handler,
+      paddle: paddle.handler,
       dns: createDnsSandboxApi(zones, config.serviceRoleKey),
       samlIdp,
     });
@@ -216,6 +241,7 @@ export async function startStack(
       DB_URL: database.url,
       MAILBOX_URL: mailboxUrl(config),
       ...stripeEnv,
+      ...paddleEnv,
       DNS_NAME_SERVER: dnsEnv.DNS_NAME_SERVER,
       DNS_SANDBOX_API: dnsEnv.DNS_SANDBOX_API,
       SAML_IDP_METADATA_URL: `${samlIdpUrl}/metadata`,

@@ -14,4 +14,5 @@ export const TEST_STACK_ENV: Readonly<Record<string, string>> = {
   STACK_TRUSTED_PROXIES: '127.0.0.1',
   // The Stripe sandbox retries a refused webhook within a second or two, not minutes.
   STACK_STRIPE_WEBHOOK_RETRY_MS: '200,400,800,1600',
+  STACK_PADDLE_WEBHOOK_RETRY_MS: '200,400,800,1600',
 };

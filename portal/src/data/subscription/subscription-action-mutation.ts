@@ -3,7 +3,9 @@ import { OWN_ERROR_NOTICE_HEADER } from '../../api/globalResponses.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
 import { userScope } from '../keys.ts';
 import { useUserId } from '../use-user-id.ts';
+import { subscriptionStateKeys } from './keys.ts';
 import { subscriptionApiPath, type SubscriptionScope } from './scope.ts';
+import type { SubscriptionState } from './subscription-state-query.ts';
 
 /** The lifecycle calls of app-shell 7 that take no plan. */
 export type SubscriptionAction =
@@ -28,6 +30,12 @@ export function useSubscriptionActionMutation(scope: SubscriptionScope) {
   return useMutation({
     mutationFn: async (action: SubscriptionAction) => {
       const call = CALLS[action];
+      // A cancel names the provider of the subscription the page shows (the server refuses a
+      // cancel of another one than the current).
+      const shown = queryClient.getQueryData<SubscriptionState>(
+        subscriptionStateKeys.state(userId ?? '', scope),
+      );
+      const billingType = shown?.subscription?.billing_type ?? 1;
       const { error } = await supabase.functions.invoke(
         `${subscriptionApiPath(scope)}${call.suffix}`,
         {
@@ -35,7 +43,7 @@ export function useSubscriptionActionMutation(scope: SubscriptionScope) {
           // The page says what went wrong (the spec's "… failed" messages, the 402 path).
           headers: { [OWN_ERROR_NOTICE_HEADER]: '1' },
           ...(call.method === 'DELETE' && call.suffix !== '/scheduled'
-            ? { body: { billing_type: 1 } }
+            ? { body: { billing_type: billingType } }
             : {}),
         },
       );

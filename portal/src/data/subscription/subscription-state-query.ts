@@ -12,6 +12,8 @@ export interface ScopeSubscription {
   interval: BillingInterval;
   amount: number;
   currency: string;
+  /** 1: Stripe (card); 2: Paddle, which takes cancel, cancel now and resume only (for now). */
+  billing_type: number | null;
   billing_status: string | null;
   ends_at: string | null;
   trial_ends_at: string | null;
@@ -20,7 +22,7 @@ export interface ScopeSubscription {
 }
 
 /**
- * The scope's plan (its latest card subscription: current, in its grace period, or ended) and
+ * The scope's plan (its latest provider subscription: current, in its grace period, or ended) and
  * its pending downgrade, from `GET {scope}/subscription`; a 403 when the caller may not manage
  * the account's billing.
  */

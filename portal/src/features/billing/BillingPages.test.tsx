@@ -207,6 +207,41 @@ describe('settings/subscription/cancel', () => {
     expect(bodies).toEqual([{ billing_type: 1 }]);
     await waitFor(() => expect(router.state.location.pathname).toBe('/app/settings/subscription'));
   });
+
+  it(
+    'a Paddle subscription is cancelled as billing type 2, with no plan changes offered',
+    ROOMY,
+    async () => {
+      const paddle = proYearly({ billing_type: 2 });
+      const { backend, router } = await openSubscription('/app/settings/subscription', {
+        subscription: paddle,
+        future: null,
+      });
+      expect(await screen.findByTestId('no-plan-changes', {}, SLOW)).toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: /^Switch to/ })).toBeNull();
+      expect(screen.queryByRole('table', { name: 'Change plan' })).toBeNull();
+      const bodies: unknown[] = [];
+      backend.on('DELETE', '/functions/v1/billing/settings/subscription', async (request) => {
+        bodies.push(await request.json());
+        return json({ subscription: { ...paddle, ends_at: paddle.period_ends_at }, future: null });
+      });
+      fireEvent.click(screen.getByRole('link', { name: 'Cancel subscription' }));
+      fireEvent.click(
+        await screen.findByRole('button', { name: 'Cancel at the end of the period' }, SLOW),
+      );
+      expect(
+        await screen.findByText(
+          'Your subscription is cancelled. It stays active until the end of the period.',
+          {},
+          ROOMY,
+        ),
+      ).toBeInTheDocument();
+      expect(bodies).toEqual([{ billing_type: 2 }]);
+      await waitFor(() =>
+        expect(router.state.location.pathname).toBe('/app/settings/subscription'),
+      );
+    },
+  );
 });
 
 describe('settings/subscription/update', () => {
@@ -281,7 +316,10 @@ describe('settings/subscription/update', () => {
     await waitFor(() =>
       expect(router.state.location.pathname).toBe('/app/settings/subscription/update/verification'),
     );
-    expect(screen.getByRole('progressbar', { name: 'Confirmation progress' })).toBeInTheDocument();
+    // The verification page is lazy: on a loaded machine it renders after the navigation.
+    expect(
+      await screen.findByRole('progressbar', { name: 'Confirmation progress' }, SLOW),
+    ).toBeInTheDocument();
     expect(await screen.findByTestId('updated-plan', {}, ROOMY)).toHaveTextContent(
       'You are now on Business (yearly).',
     );
@@ -308,8 +346,8 @@ describe('pricing: Choose a plan', () => {
         0,
       );
       expect(orders).toEqual([
+        // No billing type: the function takes the account's preferred provider, else its default.
         expect.objectContaining({
-          billing_type: 1,
           subscription: 'pro',
           interval: 'yearly',
           type: 'default',

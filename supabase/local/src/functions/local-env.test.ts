@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
 import { stripeSandboxEnv } from '../stripe-sandbox/env.ts';
+import { paddleSandboxEnv } from '../paddle-sandbox/env.ts';
 import {
   dotEnvNames,
   LOCAL_FUNCTION_DEFAULTS,
@@ -68,6 +69,7 @@ describe('short links on the local stack', () => {
       ...LOCAL_FUNCTION_DEFAULTS,
       SHORT_URL_BASE: 'http://{domain}:25321',
       ...stripeSandboxEnv('http://127.0.0.1:25321'),
+      ...paddleSandboxEnv('http://127.0.0.1:25321'),
     });
   });
 
@@ -76,6 +78,14 @@ describe('short links on the local stack', () => {
       STRIPE_API_BASE: 'http://127.0.0.1:25321/sandbox/stripe',
       STRIPE_SECRET_KEY: expect.stringMatching(/^sk_test_/),
       STRIPE_WEBHOOK_SECRET: expect.stringMatching(/^whsec_/),
+    });
+  });
+
+  it("point billing type 2 at the stack's Paddle sandbox with its sandbox credentials", () => {
+    expect(localFunctionDefaults('http://127.0.0.1:25321')).toMatchObject({
+      PADDLE_API_BASE: 'http://127.0.0.1:25321/sandbox/paddle',
+      PADDLE_API_KEY: expect.stringMatching(/^pdl_sdbx_apikey_/),
+      PADDLE_WEBHOOK_SECRET: expect.stringMatching(/^pdl_ntfset_/),
     });
   });
 

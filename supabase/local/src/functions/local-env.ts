@@ -3,6 +3,7 @@ import { formatShortUrlBase } from '../../../../shared/src/short-url.ts';
 import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
 import { dnsSandboxEnv } from '../dns-sandbox/env.ts';
 import { stripeSandboxEnv } from '../stripe-sandbox/env.ts';
+import { paddleSandboxEnv } from '../paddle-sandbox/env.ts';
 
 /**
  * Variables our functions read that Supabase's runtime does not set, with values fit for this
@@ -57,6 +58,8 @@ export function localFunctionDefaults(
     SHORT_URL_BASE: localShortUrlBase(gatewayUrl),
     // Billing type 1 against the stack's Stripe sandbox (/sandbox/stripe).
     ...stripeSandboxEnv(gatewayUrl),
+    // Billing type 2 against the stack's Paddle sandbox (/sandbox/paddle).
+    ...paddleSandboxEnv(gatewayUrl),
     ...(dnsPort === undefined ? {} : dnsSandboxEnv(gatewayUrl, dnsPort)),
   };
 }

@@ -1,0 +1,40 @@
+import type { StackEnv } from '../../supabase/local/src/stack.ts';
+import type { TestUser } from './factories.ts';
+import { nodeSupabaseClient } from './supabase.ts';
+
+/**
+ * Makes Paddle (billing type 2) the user's preferred provider, as a returning Paddle customer
+ * is: a customer in the stack's Paddle sandbox and the account's preferred billing customer row.
+ * "Choose <plan>" then opens Paddle's overlay instead of Stripe's page.
+ */
+export async function preferPaddle(env: StackEnv, user: TestUser): Promise<string> {
+  const admin = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
+  const profile = await admin
+    .from('profiles')
+    .select('personal_account_id')
+    .eq('id', user.id)
+    .single();
+  if (profile.error) throw new Error(`No profile for ${user.email}: ${profile.error.message}`);
+  const accountId = profile.data.personal_account_id as string;
+  const response = await fetch(`${env.PADDLE_API_BASE}/customers`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${env.PADDLE_API_KEY}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ email: user.email, custom_data: { account_id: accountId } }),
+  });
+  const body = (await response.json()) as { data?: { id: string } };
+  if (!response.ok || !body.data)
+    throw new Error(`Paddle customer not created: ${response.status}`);
+  // The sandbox's customer.created notification may have made the row already (the customer
+  // carries the account id): either way it ends up the account's preferred one.
+  const row = await admin
+    .from('billing_customers')
+    .upsert(
+      { account_id: accountId, billing_type: 2, billing_id: body.data.id, is_preferred: true },
+      { onConflict: 'account_id,billing_type' },
+    );
+  if (row.error) throw new Error(`Billing customer not stored: ${row.error.message}`);
+  return body.data.id;
+}

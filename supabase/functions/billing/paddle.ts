@@ -1,0 +1,126 @@
+/**
+ * The billing function's billing type 2 (Paddle Billing): a checkout is a Paddle transaction
+ * that the portal's /paddle/payment page opens in Paddle.js' overlay (the transaction's payment
+ * link, `?_ptxn=`); the paddle-webhook function records what it creates. Cancel and resume
+ * change the subscription at Paddle and store its answer at once through the same
+ * app.apply_paddle_subscription the webhook uses (guarded by Paddle's `updated_at`).
+ */
+import type postgres from 'postgres';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import type { Sql } from '../_shared/sql.ts';
+
+export interface PaddleCheckoutInput {
+  accountId: string;
+  email: string;
+  planPriceId: string;
+  planName: string;
+  interval: 'monthly' | 'yearly';
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  trialDays: number;
+  /** The portal's origin, already checked against BILLING_RETURN_ORIGINS. */
+  origin: string;
+  /** The scope's success page under the origin (…/subscription/success). */
+  successPath: string;
+}
+
+/** A plan's name as customers read it on Paddle's checkout and receipts (pro-team → Pro Team). */
+const planTitle = (name: string) =>
+  name
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+
+/** The account's Paddle customer, made once (the first writer wins a race). */
+async function customerFor(db: Sql, paddle: OverlayBilling, input: PaddleCheckoutInput) {
+  const [existing] = await db<{ billing_id: string }[]>`
+    select billing_id from public.billing_customers
+    where account_id = ${input.accountId} and billing_type = 2`;
+  if (existing) return existing.billing_id;
+  const customer = await paddle.createCustomer({
+    email: input.email,
+    customData: { account_id: input.accountId },
+  });
+  await db`
+    insert into public.billing_customers (account_id, billing_type, billing_id, is_preferred)
+    values (${input.accountId}, 2, ${customer.id},
+      not exists (select 1 from public.billing_customers where account_id = ${input.accountId}))
+    on conflict do nothing`;
+  const [winner] = await db<{ billing_id: string }[]>`
+    select billing_id from public.billing_customers
+    where account_id = ${input.accountId} and billing_type = 2`;
+  return winner!.billing_id;
+}
+
+/** The spec's checkout data (app-shell 7) for a Paddle transaction opened in the overlay. */
+export async function paddleCheckout(db: Sql, paddle: OverlayBilling, input: PaddleCheckoutInput) {
+  const customerId = await customerFor(db, paddle, input);
+  const transaction = await paddle.createCheckout({
+    customerId,
+    unitAmount: input.amount,
+    currency: input.currency.toUpperCase(),
+    interval: input.interval === 'monthly' ? 'month' : 'year',
+    productName: `Shortlane ${planTitle(input.planName)}`,
+    priceName: `Shortlane ${planTitle(input.planName)} (${input.interval})`,
+    trialDays: input.trialDays,
+    checkoutUrl: `${input.origin}/paddle/payment`,
+    customData: { account_id: input.accountId, plan_price_id: input.planPriceId },
+  });
+  return {
+    billing_type: 2 as const,
+    customer: { id: customerId, auth_token: await paddle.customerAuthToken(customerId) },
+    discount_code: null,
+    prices: transaction.items.map((item) => ({ price_id: item.price?.id ?? '' })),
+    payment_method: null,
+    transaction_id: transaction.id,
+    success_url: `${input.origin}${input.successPath}?session_id={CHECKOUT_SESSION_ID}`,
+    locale: 'en',
+    allow_discounts: false,
+    payment_methods: ['card'],
+    payment_url:
+      transaction.checkout?.url ?? `${input.origin}/paddle/payment?_ptxn=${transaction.id}`,
+  };
+}
+
+/**
+ * Where a Paddle checkout stands and whose account it is for (the caller checks it may manage
+ * that account's billing); null for a transaction Paddle does not know.
+ */
+export async function paddleCheckoutStatus(paddle: OverlayBilling, id: string) {
+  let transaction;
+  try {
+    transaction = await paddle.retrieveTransaction(id);
+  } catch {
+    return null;
+  }
+  const accountId = (transaction.customData as { account_id?: unknown } | null)?.account_id;
+  const status = ['paid', 'completed', 'billed'].includes(transaction.status)
+    ? 'complete'
+    : transaction.status === 'canceled'
+      ? 'expired'
+      : 'open';
+  return {
+    status,
+    subscriptionId: transaction.subscriptionId,
+    accountId: typeof accountId === 'string' ? accountId : null,
+  } as const;
+}
+
+export type PaddleChange = 'cancel' | 'cancel-now' | 'resume';
+
+/** The SDK's entities are plain data objects: their class types just don't say so. */
+const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as postgres.JSONValue;
+
+export async function changePaddleSubscription(
+  db: Sql,
+  paddle: OverlayBilling,
+  billingId: string,
+  change: PaddleChange,
+) {
+  const updated =
+    change === 'resume'
+      ? await paddle.removeScheduledChange(billingId)
+      : await paddle.cancel(billingId, change === 'cancel' ? 'next_billing_period' : 'immediately');
+  await db`select app.apply_paddle_subscription(${db.json(asJson(updated))})`;
+}

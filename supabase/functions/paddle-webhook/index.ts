@@ -1,0 +1,3 @@
+import { createPaddleWebhookHandler } from './handler.ts';
+
+Deno.serve(createPaddleWebhookHandler());
