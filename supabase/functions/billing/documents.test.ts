@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
@@ -14,6 +15,8 @@ import { createBillingHandler } from './handler.ts';
 const env = useStackAsRuntimeEnv();
 const billing = createBillingHandler({
   billing: cardBillingFromEnv,
+  paddle: overlayBillingFromEnv,
+  defaultBillingType: () => '1',
   db: sql,
   returnOrigins: () => 'http://localhost:*',
 });
