@@ -42,7 +42,7 @@ const bodyOf = async (backend: TestBackend) => {
 };
 
 describe('settings/usage', () => {
-  it("shows each limit of the personal account as a bar with its figures", async () => {
+  it('shows each limit of the personal account as a bar with its figures', async () => {
     const backend = backendWith(USAGE);
     renderApp({ route: '/app/settings/usage', world: signedInWorld(), backend });
 
@@ -66,7 +66,7 @@ describe('settings/usage', () => {
   it('says when the usage could not be loaded and tries again', async () => {
     const backend = new TestBackend();
     backend.on('POST', '/rest/v1/rpc/account_usage', () =>
-      postgrestError(500, 'XX000', 'boom'),
+      postgrestError(500, { code: 'XX000', message: 'boom' }),
     );
     const { user } = renderApp({ route: '/app/settings/usage', world: signedInWorld(), backend });
     const alert = await screen.findByText('The usage could not be loaded', {}, SLOW);
@@ -102,7 +102,7 @@ describe('team usage page', () => {
         teamMemberships: [
           { role: 'admin', team: { ...team, archived_at: null, organization: null } },
         ],
-        teamsBySlug: [{ ...team, photo_url: null, account: { owner_id: 'owner-1' } }],
+        teamsBySlug: [{ id: team.id, name: team.name, account_id: team.account_id }],
         teamMembers: [],
       }),
       backend,
