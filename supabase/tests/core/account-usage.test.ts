@@ -120,6 +120,14 @@ describe('public.account_usage', () => {
       const common = await createDomain(db);
       const branded = await createDomain(db, { kind: 'branded', accountId: account });
       const link = { accountId: account, createdBy: user.id, domainId: common.id };
+      const counted = [
+        'max_aliases',
+        'max_aliases_per_month',
+        'max_branded_aliases_per_month',
+        'max_active_aliases',
+      ];
+      const before = (await usageAs(db, user.id, account)).limits;
+      expect(counted.map((name) => before[name]?.used)).toEqual([0, 0, 0, 0]);
       const lastMonth = new Date(monthStart().getTime() - 86_400_000);
       await createLink(db, { ...link, createdAt: lastMonth });
       await createLink(db, link);
@@ -133,35 +141,83 @@ describe('public.account_usage', () => {
       expect(limits.max_active_aliases?.used).toBe(3);
     }));
 
-  it('reads redirects and trackable clicks of this month only, and credits spent', () =>
+  it('moves redirects and trackable clicks as clicks are recorded, and credits as spent', () =>
+    withRollback(pool, async (db) => {
+      const user = await createUser(db);
+      const account = user.personalAccountId;
+      await givePlan(db, account, {
+        options: {
+          max_redirects: 100,
+          max_trackable_clicks: 100,
+          max_api_credits: 50,
+          max_web_credits: 50,
+        },
+      });
+      const domain = await createDomain(db);
+      const link = await createLink(db, {
+        accountId: account,
+        createdBy: user.id,
+        domainId: domain.id,
+      });
+      const before = (await usageAs(db, user.id, account)).limits;
+      for (const name of [
+        'max_redirects',
+        'max_trackable_clicks',
+        'max_api_credits',
+        'max_web_credits',
+      ]) {
+        expect(before[name]?.used).toBe(0);
+      }
+      const click = {
+        time: new Date().toISOString(),
+        alias_id: link.id,
+        route_id: null,
+        country: 'SE',
+        device: 'mobile',
+        browser: 'Chrome',
+        os: 'Android',
+        referrer_host: null,
+        is_bot: false,
+        is_qr: false,
+        ip_hash: '0f'.repeat(32),
+      };
+      await db.query('select * from app.record_clicks($1::json)', [JSON.stringify([click, click])]);
+      await db.query(`select app.spend_usage($1, 'max_api_credits', 3)`, [account]);
+      await db.query(`select app.spend_usage($1, 'max_web_credits', 5)`, [account]);
+      const after = (await usageAs(db, user.id, account)).limits;
+      expect(after.max_redirects?.used).toBe(2);
+      expect(after.max_trackable_clicks?.used).toBe(2);
+      expect(after.max_api_credits?.used).toBe(3);
+      expect(after.max_web_credits?.used).toBe(5);
+    }));
+
+  it('counts a monthly counter last written in an earlier month as reset', () =>
     withRollback(pool, async (db) => {
       const user = await createUser(db);
       const account = user.personalAccountId;
       const last = new Date(monthStart().getTime() - 86_400_000);
       await db.query(
         `insert into public.account_usage (account_id, name, used, period_starts_at) values
-           ($1, 'max_redirects', 12, $2), ($1, 'max_trackable_clicks', 9, $3),
-           ($1, 'max_web_credits', 4, null), ($1, 'max_api_credits', 6, null)`,
+           ($1, 'max_redirects', 12, $2), ($1, 'max_trackable_clicks', 9, $3)`,
         [account, monthStart(), last],
       );
       const { limits } = await usageAs(db, user.id, account);
       expect(limits.max_redirects?.used).toBe(12);
-      // Last written in an earlier month: reset.
       expect(limits.max_trackable_clicks?.used).toBe(0);
-      expect(limits.max_web_credits?.used).toBe(4);
-      expect(limits.max_api_credits?.used).toBe(6);
-      await db.query(
-        `update public.account_usage set used = used + 3, period_starts_at = $2
-         where account_id = $1 and name = 'max_trackable_clicks'`,
-        [account, monthStart()],
-      );
-      expect(await usedAs(db, user.id, account, 'max_trackable_clicks')).toBe(12);
     }));
 
   it('counts domains, subdomains and vanity subdomains', () =>
     withRollback(pool, async (db) => {
       const user = await createUser(db);
       const account = user.personalAccountId;
+      const domainOptions = [
+        'max_domains',
+        'max_subdomains',
+        'max_domains_subdomains',
+        'max_vanity_subdomains',
+      ];
+      const before = (await usageAs(db, user.id, account)).limits;
+      expect(domainOptions.map((name) => before[name]?.used)).toEqual([0, 0, 0, 0]);
       const base = await createDomain(db, { kind: 'branded', accountId: account });
       await createDomain(db, { kind: 'branded', accountId: account, domain: `go.${base.domain}` });
       const shared = await createDomain(db);
