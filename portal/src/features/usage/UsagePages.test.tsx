@@ -75,6 +75,18 @@ describe('settings/usage', () => {
     expect(await screen.findByLabelText('Usage by limit', {}, SLOW)).toBeInTheDocument();
   });
 
+  it('tells someone who may not see the usage whom to ask', async () => {
+    const backend = new TestBackend();
+    backend.on('POST', '/rest/v1/rpc/account_usage', () =>
+      postgrestError(403, { code: 'PT403', message: 'Permission denied' }),
+    );
+    renderApp({ route: '/app/settings/usage', world: signedInWorld(), backend });
+    expect(
+      await screen.findByText("Usage is for the account's billing managers", {}, SLOW),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+  });
+
   it('says so when the plan has no limits to show', async () => {
     const backend = backendWith({ ...USAGE, limits: {} });
     renderApp({ route: '/app/settings/usage', world: signedInWorld(), backend });

@@ -2,6 +2,7 @@ import { Alert, Badge, Button, Group, Progress, Stack, Text } from '@mantine/cor
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { SettingsSection } from '../../components/SettingsSection.tsx';
 import { type OptionUsage, useAccountUsageQuery } from '../../data/account-usage-query.ts';
+import { ApiError } from '../../data/unwrap.ts';
 import { compareOptions, usageColor, usageLabel } from './usageLabels.ts';
 
 const number = new Intl.NumberFormat('en');
@@ -68,6 +69,14 @@ export function UsagePanel({
   const usage = useAccountUsageQuery(accountId);
   if (usage.isPending) return <PageLoader />;
   if (usage.isError) {
+    // public.account_usage answers 403 to whoever may not manage the account's plan.
+    if (usage.error instanceof ApiError && usage.error.status === 403) {
+      return (
+        <Alert color="gray" title="Usage is for the account's billing managers">
+          Ask the owner or an admin of this account for its usage.
+        </Alert>
+      );
+    }
     return (
       <Alert color="red" title="The usage could not be loaded">
         <Button variant="light" size="xs" mt="xs" onClick={() => void usage.refetch()}>
