@@ -3641,6 +3641,7 @@ export type Database = {
       };
       account_features: { Args: { p_account_id: string }; Returns: string[] };
       account_limits: { Args: { p_account_id: string }; Returns: Json };
+      account_usage: { Args: { p_account_id: string }; Returns: Json };
       add_team_member: {
         Args: { p_role: string; p_team_id: string; p_user_id: string };
         Returns: {

@@ -112,6 +112,12 @@ export const accountLimitKeys = {
     [...accountLimitKeys.all(userId), accountId] as const,
 };
 
+/** The usage pages (public.account_usage): one account's period and usage per count option. */
+export const accountUsageKeys = {
+  detail: (userId: string, accountId: string) =>
+    [...userScope(userId), 'account-usage', accountId] as const,
+};
+
 /** Link lists; every link mutation invalidates `all` (and the analytics keys). */
 export const linkKeys = {
   all: (userId: string) => [...userScope(userId), 'links'] as const,

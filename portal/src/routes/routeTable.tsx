@@ -310,16 +310,6 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
 ];
 
 function settingsRoutes(): PageRoute[] {
-  const settings = (
-    name: RouteName,
-    title: string,
-    summary: string,
-    guards: readonly Guard[] = LOGIN,
-  ) => ({
-    name,
-    guards,
-    screen: soon(title, summary),
-  });
   const verified = ['login', 'verified'] as const;
   return [
     {
@@ -378,11 +368,11 @@ function settingsRoutes(): PageRoute[] {
       guards: verified,
       screen: page(() => import('../features/pixels/PixelScriptsPage.tsx')),
     },
-    settings(
-      'settings.usage',
-      'Account usage',
-      'What your plan allows, what you used, and overages.',
-    ),
+    {
+      name: 'settings.usage',
+      guards: LOGIN,
+      screen: page(() => import('../features/usage/AccountUsagePage.tsx')),
+    },
     // The subscription screens of every scope (features/billing): one page module reading the
     // route's name and parameters.
     { name: 'settings.subscription', guards: LOGIN, screen: SubscriptionPage },
