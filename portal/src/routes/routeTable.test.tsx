@@ -24,10 +24,12 @@ describe('the route table', () => {
   });
 
   it('renders a not-yet-built page with its title, what will be there and the way home', async () => {
-    const { user, router } = renderApp({ route: '/app/help', world: signedInWorld() });
-    expect(await screen.findByRole('heading', { level: 1, name: 'Help' })).toBeVisible();
-    expect(screen.getByText(/Answers to common questions about short links/)).toBeVisible();
-    expect(document.title).toBe('Help · Shortlane');
+    const { user, router } = renderApp({ route: '/app/affiliate-link', world: signedInWorld() });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Affiliate programme' }),
+    ).toBeVisible();
+    expect(screen.getByText(/How to earn a share of the plans bought/)).toBeVisible();
+    expect(document.title).toBe('Affiliate programme · Shortlane');
     await user.click(screen.getByRole('link', { name: 'Back to the homepage' }));
     expect(currentUrl(router)).toBe('/app');
   });
