@@ -4217,6 +4217,7 @@ export type Database = {
         };
       };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
+      sso_organization_for_domain: { Args: { p_domain: string }; Returns: string };
       sso_provider_for_organization: { Args: { p_slug: string }; Returns: string };
       submit_onboarding_survey: { Args: { p_answers: Json; p_survey_id: string }; Returns: number };
       switch_team: { Args: { p_team_id: string }; Returns: string };

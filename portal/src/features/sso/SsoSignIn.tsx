@@ -1,6 +1,7 @@
 import { Alert, Button, Stack, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useServices } from '../../lib/servicesContext.ts';
+import { href, paths } from '../../routes/paths.ts';
 import { ssoTargetOf } from './ssoTarget.ts';
 
 const NOT_SET_UP = 'Single sign-on is not set up for this domain or organization.';
@@ -26,7 +27,12 @@ export function SsoSignIn() {
       return;
     }
     setBusy(true);
-    const redirectTo = `${window.location.origin}/app`;
+    // Back into the organization (its landing rule picks the page), or home if it is unknown.
+    const slug =
+      'slug' in target
+        ? target.slug
+        : (await supabase.rpc('sso_organization_for_domain', { p_domain: target.domain })).data;
+    const redirectTo = `${window.location.origin}${slug ? href('org.root', { org: slug }) : paths.homepage}`;
     let answer;
     if ('slug' in target) {
       const provider = await supabase.rpc('sso_provider_for_organization', { p_slug: target.slug });
