@@ -1,31 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '../support/fixtures.ts';
 import { mainShortUrl, shorten } from '../support/create-form.ts';
+import { verifyShownRecords } from '../support/dns.ts';
 import { subscribeToPro } from '../support/plans.ts';
 import { logIn } from '../support/shell.ts';
 import { openShortUrl } from '../support/short-links.ts';
-import { stackEnv } from '../support/stack.ts';
 
 /**
  * Branded domains (issue 14): a Pro user adds a domain, sets the records it shows in the DNS
  * sandbox (what the customer would do at their DNS provider), verifies it and shortens a link on
  * it; a free user's "Add Domain" leads to billing.
  */
-
-/** Sets one record in the local DNS sandbox, as the service role. */
-async function setDnsRecord(zone: string, name: string, type: string, value: string) {
-  const env = stackEnv();
-  const response = await fetch(`${env.DNS_SANDBOX_API}/zones/${zone}/records`, {
-    method: 'PUT',
-    headers: {
-      Authorization: `Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`,
-      apikey: env.SUPABASE_SERVICE_ROLE_KEY,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({ name, type, value }),
-  });
-  expect(response.status).toBe(200);
-}
 
 test('a Pro user adds and verifies a domain, then shortens a link on it', async ({
   page,
@@ -49,29 +34,7 @@ test('a Pro user adds and verifies a domain, then shortens a link on it', async 
   await page.getByRole('button', { name: 'Add domain' }).click();
 
   await expect(page).toHaveURL(/\/app\/settings\/verify\?domain=/);
-  const ownership = page.getByRole('table', { name: 'Ownership' });
-  const txt = ownership.getByRole('row').nth(1);
-  await expect(txt).toBeVisible({ timeout: 30_000 });
-  const [txtName, txtValue] = await Promise.all([
-    txt.getByRole('cell').nth(1).locator('code').innerText(),
-    txt.getByRole('cell').nth(2).locator('code').innerText(),
-  ]);
-  const cnameTarget = await page
-    .getByRole('table', { name: 'Host: a CNAME' })
-    .getByRole('row')
-    .nth(1)
-    .getByRole('cell')
-    .nth(2)
-    .locator('code')
-    .innerText();
-  expect(txtName).toBe(`_shortlane-verification.${domain}`);
-
-  await setDnsRecord(domain, txtName, 'TXT', txtValue);
-  await setDnsRecord(domain, '@', 'CNAME', cnameTarget);
-  await page.getByRole('button', { name: 'Check now' }).click();
-  await expect(page.getByText('Verified', { exact: true }).first()).toBeVisible({
-    timeout: 30_000,
-  });
+  await verifyShownRecords(page, domain);
 
   // A link on the new domain, from the navigation's create panel.
   await page.getByRole('button', { name: 'Create Short Link' }).first().click();
