@@ -118,6 +118,8 @@ test('an owner sets up SSO; a member signs in through the IdP; their password is
     await page.getByRole('textbox', { name: 'E-mail' }).fill(member.email);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Log out' })).toBeVisible();
+    // Into the organization: a member with a role lands on their own links there.
+    await expect(page).toHaveURL(`/app/organizations/${organization.slug}/me`);
     const joined = await admin
       .from('organization_users')
       .select('user_id, role_id, profile:profiles(email)')
