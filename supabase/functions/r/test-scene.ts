@@ -72,9 +72,10 @@ export async function withScene(
     await run(scene, redirector);
   } finally {
     await redirector.close();
+    // A domain the test deleted keeps its name in deleted_domain (the name itself is freed).
     await db`delete from public.aliases a using public.domains d
-      where a.domain_id = d.id and d.domain = ${domain}`;
-    await db`delete from public.domains where domain = ${domain}`;
+      where a.domain_id = d.id and (d.domain = ${domain} or d.deleted_domain = ${domain})`;
+    await db`delete from public.domains where domain = ${domain} or deleted_domain = ${domain}`;
     await db`delete from auth.users where id = ${userId}`;
     await closeSql();
   }

@@ -609,11 +609,13 @@ export class StripeWorld {
     };
     // The clock reaches the period end now: a period (or trial) still running ends here, so the
     // renewal's dates are in the past of the database that records them, as they would be.
-    const start = Math.min(subscription.items.data[0]!.current_period_end, this.now());
+    const periodEnd = subscription.items.data[0]!.current_period_end;
+    const start = Math.min(periodEnd, this.now());
     if (subscription.trial_end !== null && subscription.trial_end > start)
       subscription.trial_end = start;
-    // A schedule's next phase takes over at the period end (its price and metadata).
-    for (const hook of this.renewalHooks) hook(subscription, start);
+    // The schedule's phase that begins where the ending period ends takes over (its price and
+    // metadata): phases are dated by the period boundary, whenever the clock reaches it.
+    for (const hook of this.renewalHooks) hook(subscription, periodEnd);
     const item = subscription.items.data[0]!;
     const end = addInterval(
       start,
