@@ -79,6 +79,7 @@ export function App({ authProvider, dataProvider, config }: KioskProviders) {
             recordRepresentation="name"
           />
           <Resource name="organization_users" />
+          <Resource name="sso-domains" />
           <Resource name="team_members" />
           <Resource name="subscriptions" />
           <Resource name="invoices" />

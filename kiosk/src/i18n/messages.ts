@@ -18,6 +18,7 @@ export const KIOSK_MESSAGES = {
   'kiosk.zones.created': 'Zone created: set its name servers at the registrar',
   'kiosk.billing.cancelled': 'Subscription cancelled',
   'kiosk.billing.refunded': 'Order refunded',
+  'kiosk.sso.verified': 'Domain verified for single sign-on',
 } as const;
 
 export type KioskMessageKey = keyof typeof KIOSK_MESSAGES;

@@ -42,6 +42,7 @@ export const RESOURCES = {
   },
   webhook_attempts: { read: 'webhook_attempts' },
   'quote-requests': { read: 'quote_requests', search: ['name', 'email', 'company'] },
+  'sso-domains': { read: 'organization_sso_domains' },
   organizations: { read: 'kiosk_organizations', search: ['name', 'slug', 'owner_email'] },
   teams: { read: 'kiosk_teams', search: ['name', 'organization_name', 'owner_email'] },
   organization_users: { read: 'kiosk_organization_users' },

@@ -1,3 +1,4 @@
+import { SsoDomains } from './SsoDomains.tsx';
 import { Chip } from '@mui/material';
 import type { ReactNode } from 'react';
 import {
@@ -105,6 +106,7 @@ function OrganizationShow() {
         <ArchiveState label="State" />
         <DateField source="archived_at" label="Archived" showTime emptyText="—" />
         <NumberField source="links_count" label="Links" />
+        <SsoDomains label="Single sign-on domains" />
         <ReferenceManyField
           reference="organization_users"
           target="organization_id"
