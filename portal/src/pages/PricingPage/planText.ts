@@ -5,6 +5,7 @@ import type { PlanPriceRow } from '../../data/plans-query.ts';
 /** How the pricing page words plan features (the spec's flag names are for machines). */
 export const FEATURE_LABELS: Readonly<Record<string, string>> = {
   create_tiny_url: 'Short links',
+  sso: 'Single sign-on (SAML)',
   update_tiny_url: 'Edit your links',
   change_long_url: 'Change where a link leads',
   archive_tiny_url: 'Archive links',
