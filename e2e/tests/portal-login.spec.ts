@@ -94,6 +94,9 @@ test.describe('portal login', () => {
 
     await logIn(page, user.email, user.password);
     await expect(page.getByText(user.email)).toBeVisible();
+    // The pointer stays where "Log in" was; on the landing that can be a field whose hover
+    // tooltip (in a portal, outside the landmarks) is not what this scan is about.
+    await page.mouse.move(0, 0);
     expect(await accessibilityViolations(page)).toEqual([]);
   });
 });
