@@ -25,11 +25,13 @@ export const test = base.extend<Fixtures>({
   surveyOffered: async ({}, use, testInfo) => {
     await use(testInfo.tags.includes('@survey'));
   },
-  page: async ({ page, surveyOffered }, use) => {
+  // On the context, so pages a test opens later (the portal the kiosk's impersonation opens, a
+  // second user's tab) skip it too.
+  context: async ({ context, surveyOffered }, use) => {
     if (!surveyOffered) {
-      await page.addInitScript(() => window.sessionStorage.setItem('surveySkipped', 'true'));
+      await context.addInitScript(() => window.sessionStorage.setItem('surveySkipped', 'true'));
     }
-    await use(page);
+    await use(context);
   },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from its first parameter.
   factories: async ({}, use) => {

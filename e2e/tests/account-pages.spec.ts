@@ -43,12 +43,17 @@ test.describe('account pages', () => {
     await openKioskAsStaff(page, await makeStaff(await factories.createConfirmedUser()));
     await page.getByRole('menuitem', { name: 'Quote requests', exact: true }).click();
     await page.getByPlaceholder('Name, e-mail or company').fill(email);
+    // The search applies after a pause by moving the list's address: wait for it, or it would
+    // come after the click below and lead back from the request to the list.
+    await expect(page).toHaveURL(/filter=/);
     const row = page.getByRole('row').filter({ hasText: email });
     await expect(row).toContainText('New');
     await expect(row).toContainText('50,000');
     await row.getByRole('cell', { name: 'Grace Hopper' }).click();
     await expect(page).toHaveURL(/\/quote-requests\/[0-9a-f-]{36}$/);
     await expect(page.getByText('We need single sign-on.')).toBeVisible();
+    // The record has loaded once react-admin's progress bar is gone: the form no longer remounts.
+    await expect(page.locator('.MuiLinearProgress-root')).toHaveCount(0);
     await page.getByRole('combobox', { name: 'State' }).click();
     await page.getByRole('option', { name: 'Answered' }).click();
     await page.getByRole('textbox', { name: 'Staff note' }).fill('Called on Monday');
