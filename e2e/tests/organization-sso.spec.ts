@@ -74,7 +74,7 @@ test('an owner sets up SSO; a member signs in through the IdP; their password is
     const domains = page.getByRole('region', { name: 'Domains' });
     await domains.getByRole('textbox', { name: 'Domain' }).fill(domain);
     await domains.getByRole('button', { name: 'Claim domain' }).click();
-    await expect(domains.getByText('Pending')).toBeVisible();
+    await expect(domains.getByText('Pending', { exact: true })).toBeVisible();
     const claim = await admin
       .from('organization_sso_domains')
       .select('verification_token')
@@ -90,7 +90,7 @@ test('an owner sets up SSO; a member signs in through the IdP; their password is
       }),
     });
     await domains.getByRole('button', { name: `Verify ${domain}` }).click();
-    await expect(domains.getByText('Verified')).toBeVisible();
+    await expect(domains.getByText('Verified', { exact: true })).toBeVisible();
 
     const options = page.getByRole('region', { name: 'Sign-in options' });
     await options.getByRole('combobox', { name: 'Default role for new members' }).click();
