@@ -82,7 +82,9 @@ describe.concurrent('cron.schedule', () => {
     const jobid = await schedule(`every-second-${suffix}`, '1 seconds', command);
 
     const [job] = await asOwner<Record<string, unknown>>(
-      `select jobname, schedule, command, nodename, database, username, active from cron.job`,
+      `select jobname, schedule, command, nodename, database, username, active from cron.job
+       where jobid = $1`,
+      [jobid],
     );
     expect(job).toEqual({
       jobname: `every-second-${suffix}`,
