@@ -35,6 +35,7 @@ import {
   changedFields,
   periodFilter,
 } from './auditView.ts';
+import { OrganizationUnavailable } from '../organization/OrganizationUnavailable.tsx';
 
 const formatTime = (iso: string) => new Date(iso).toLocaleString();
 
@@ -126,14 +127,7 @@ export default function AuditTrailPage() {
   if (organization.isPending) return <PageLoader />;
   if (organization.isError || organization.data === null) {
     return (
-      <Container size="lg" py="xl">
-        <Title order={1}>Audit trail</Title>
-        <Alert color="red" role="alert" mt="md">
-          {organization.isError
-            ? 'The organization could not be loaded.'
-            : 'This organization was not found.'}
-        </Alert>
-      </Container>
+      <OrganizationUnavailable title="Audit trail" loadFailed={organization.isError} size="lg" />
     );
   }
 

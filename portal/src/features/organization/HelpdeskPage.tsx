@@ -30,6 +30,7 @@ import { apiFailureMessage, validateWith } from '../../lib/forms.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
+import { OrganizationUnavailable } from './OrganizationUnavailable.tsx';
 
 export const STATE_LABELS: Record<SupportRequest['state'], { label: string; color: string }> = {
   open: { label: 'Open', color: 'blue' },
@@ -127,16 +128,7 @@ export default function HelpdeskPage() {
 
   if (organization.isPending) return <PageLoader />;
   if (organization.isError || organization.data === null) {
-    return (
-      <Container size="md" py="xl">
-        <Title order={1}>Helpdesk</Title>
-        <Alert color="red" role="alert" mt="md">
-          {organization.isError
-            ? 'The organization could not be loaded.'
-            : 'This organization was not found.'}
-        </Alert>
-      </Container>
-    );
+    return <OrganizationUnavailable title="Helpdesk" loadFailed={organization.isError} />;
   }
   return (
     <Container size="md" py="xl">

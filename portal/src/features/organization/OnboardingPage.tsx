@@ -36,6 +36,7 @@ import {
   skipReason,
   writeMarkedDone,
 } from './onboarding.ts';
+import { organizationUnavailableMessage } from './OrganizationUnavailable.tsx';
 
 /** The pages that do each step's work; each takes only the organization's slug. */
 type StepRoute =
@@ -173,9 +174,7 @@ function OrganizationOnboarding({ slug }: { slug: string }) {
   if (organization.isError || organization.data === null || userId == null) {
     return (
       <Alert color="red" role="alert">
-        {organization.isError
-          ? 'The organization could not be loaded.'
-          : 'This organization was not found.'}
+        {organizationUnavailableMessage(organization.isError)}
       </Alert>
     );
   }

@@ -10,6 +10,7 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href } from '../../routes/paths.ts';
 import { organizationLandingPath } from './organizationLandingPath.ts';
 import { RestoreOrganizationModal } from './RestoreOrganizationModal.tsx';
+import { OrganizationUnavailable } from './OrganizationUnavailable.tsx';
 
 /**
  * /app/organizations/{org}: sends each person where the landing rule says (owners and
@@ -26,16 +27,7 @@ export default function OrganizationLandingPage() {
 
   if (organization.isPending) return <PageLoader />;
   if (organization.isError || organization.data === null || userId == null) {
-    return (
-      <Container size="md" py="xl">
-        <Title order={1}>Organization</Title>
-        <Alert color="red" role="alert" mt="md">
-          {organization.isError
-            ? 'The organization could not be loaded.'
-            : 'This organization was not found.'}
-        </Alert>
-      </Container>
-    );
+    return <OrganizationUnavailable title="Organization" loadFailed={organization.isError} />;
   }
   const { facts, archived, name, id } = organization.data;
   const isOwner = facts.owner.id === userId;

@@ -17,6 +17,7 @@ import { type ProfileErrors, profileErrors, validateProfileDraft } from './organ
 import { OrganizationNameFields } from './OrganizationNameFields.tsx';
 import { OrganizationPhotoForm } from './OrganizationPhotoForm.tsx';
 import { RestoreOrganizationModal } from './RestoreOrganizationModal.tsx';
+import { OrganizationUnavailable } from './OrganizationUnavailable.tsx';
 
 function ProfileForm({
   organization,
@@ -168,14 +169,10 @@ export default function OrganizationProfilePage() {
   if (access.isPending || profile.isPending) return <PageLoader />;
   if (access.isError || profile.isError || access.data === null || profile.data === null) {
     return (
-      <Container size="md" py="xl">
-        <Title order={1}>Organization profile</Title>
-        <Alert color="red" role="alert" mt="md">
-          {access.isError || profile.isError
-            ? 'The organization could not be loaded.'
-            : 'This organization was not found.'}
-        </Alert>
-      </Container>
+      <OrganizationUnavailable
+        title="Organization profile"
+        loadFailed={access.isError || profile.isError}
+      />
     );
   }
   const organization = profile.data;

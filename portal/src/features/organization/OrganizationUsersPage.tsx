@@ -36,6 +36,7 @@ import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useViewer } from '../../state/appState.ts';
 import { useSuccessNotice } from '../settings/useSuccessNotice.ts';
 import { invitedMessage } from './invitedMessage.ts';
+import { OrganizationUnavailable } from './OrganizationUnavailable.tsx';
 
 type Mutations = ReturnType<typeof useOrganizationUserMutations>;
 
@@ -245,16 +246,7 @@ export default function OrganizationUsersPage() {
 
   if (organization.isPending) return <PageLoader />;
   if (organization.isError || organization.data === null) {
-    return (
-      <Container size="md" py="xl">
-        <Title order={1}>Users</Title>
-        <Alert color="red" role="alert" mt="md">
-          {organization.isError
-            ? 'The organization could not be loaded.'
-            : 'This organization was not found.'}
-        </Alert>
-      </Container>
-    );
+    return <OrganizationUnavailable title="Users" loadFailed={organization.isError} />;
   }
   const { permissions } = organization.data;
   const manage = permissions.includes('users');

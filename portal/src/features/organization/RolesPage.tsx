@@ -28,6 +28,7 @@ import { useConfig, useNotify } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { orderedPermissions, PERMISSION_LABELS, roleErrorMessage, roleNameError } from './roles.ts';
+import { OrganizationUnavailable } from './OrganizationUnavailable.tsx';
 
 interface RoleFormProps {
   /** Null for a new role. */
@@ -191,16 +192,7 @@ export default function RolesPage() {
 
   if (organization.isPending) return <PageLoader />;
   if (organization.isError || organization.data === null) {
-    return (
-      <Container size="md" py="xl">
-        <Title order={1}>Roles</Title>
-        <Alert color="red" role="alert" mt="md">
-          {organization.isError
-            ? 'The organization could not be loaded.'
-            : 'This organization was not found.'}
-        </Alert>
-      </Container>
-    );
+    return <OrganizationUnavailable title="Roles" loadFailed={organization.isError} />;
   }
   const { id: currentOrganizationId, permissions } = organization.data;
   const canManage = permissions.includes('roles');

@@ -12,6 +12,7 @@ import {
   TEAM_SETTINGS_PAGES,
   type TeamSettingsRoute,
 } from './teamSettings.ts';
+import { organizationUnavailableMessage } from '../OrganizationUnavailable.tsx';
 
 export interface TeamSettingsOrganization {
   id: string;
@@ -70,10 +71,9 @@ export function OrganizationTeamsFrame({
   const organization = useOrganizationBySlugQuery(org);
 
   if (organization.isPending) return <PageLoader />;
-  const refusal = organization.isError
-    ? 'The organization could not be loaded.'
-    : organization.data === null
-      ? 'This organization was not found.'
+  const refusal =
+    organization.isError || organization.data === null
+      ? organizationUnavailableMessage(organization.isError)
       : canOpenTeamSettings(route, organization.data.permissions)
         ? null
         : 'Your role in this organization does not include these settings.';
