@@ -57,6 +57,20 @@ describe('RolesPage', { timeout: 30_000 }, () => {
     expect(screen.getByRole('region', { name: 'New role' })).toBeInTheDocument();
   });
 
+  it('says so, under the page title, when the address names no organization of the viewer', async () => {
+    render(
+      <Routes>
+        <Route path="/app/organizations/:org/settings/roles" element={<RolesPage />} />
+      </Routes>,
+      {
+        world: signedInWorld({ organizations: [] }),
+        route: '/app/organizations/acme/settings/roles',
+      },
+    );
+    expect(await screen.findByRole('alert')).toHaveTextContent('This organization was not found.');
+    expect(screen.getByRole('heading', { level: 1, name: 'Roles' })).toBeInTheDocument();
+  });
+
   it('lets a member without the Roles permission read them only', async () => {
     open(organization('someone-else', ['audit']));
     const analyst = await screen.findByRole('region', { name: 'Analyst' });
