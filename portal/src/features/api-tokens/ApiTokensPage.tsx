@@ -6,7 +6,6 @@ import {
   Code,
   Group,
   Loader,
-  Modal,
   Stack,
   Table,
   Text,
@@ -26,6 +25,7 @@ import { abilityLabel } from './abilities.ts';
 import { ApiTokenScopeGate } from './ApiTokenScopeGate.tsx';
 import { creditsLeft, formatDateTime } from './formatting.ts';
 import type { ApiTokenScope } from './useApiTokenScope.ts';
+import { ConfirmRemovalModal } from '../../components/ConfirmRemovalModal.tsx';
 
 /** settings/api and organization/{org}/team/{team}/api: the account's tokens and credits. */
 export default function ApiTokensPage() {
@@ -226,29 +226,24 @@ function ApiTokenList({ scope, accountId }: { scope: ApiTokenScope; accountId: s
         />
       )}
 
-      <Modal opened={revoking !== null} onClose={close} title="Revoke API token" centered>
-        <Stack gap="md">
-          <Text>
-            Revoke <strong>{revoking?.name}</strong> ({revoking?.token_prefix}…)? Programs using it
-            are refused from their next call. This cannot be undone.
-          </Text>
-          {revoke.isError && (
-            <Alert color="red" role="alert">
-              {revoke.error instanceof Error && revoke.error.message === 'api_token_not_found'
-                ? 'API token not found.'
-                : 'The token could not be revoked. Please try again.'}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={revoke.isPending} data-autofocus>
-              Cancel
-            </Button>
-            <Button color="red" loading={revoke.isPending} onClick={confirmRevoke}>
-              Revoke token
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmRemovalModal
+        opened={revoking !== null}
+        title="Revoke API token"
+        confirmLabel="Revoke token"
+        pending={revoke.isPending}
+        error={
+          !revoke.isError
+            ? null
+            : revoke.error instanceof Error && revoke.error.message === 'api_token_not_found'
+              ? 'API token not found.'
+              : 'The token could not be revoked. Please try again.'
+        }
+        onCancel={close}
+        onConfirm={confirmRevoke}
+      >
+        Revoke <strong>{revoking?.name}</strong> ({revoking?.token_prefix}…)? Programs using it are
+        refused from their next call. This cannot be undone.
+      </ConfirmRemovalModal>
     </Stack>
   );
 }

@@ -22,6 +22,7 @@ import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { PixelForm } from './PixelForm.tsx';
 import { pixelIdServerError } from './pixelErrors.ts';
+import { ConfirmRemovalModal } from '../../components/ConfirmRemovalModal.tsx';
 
 const TITLE = 'Custom pixel scripts';
 
@@ -89,11 +90,6 @@ function PixelsPanel({ accountId }: { accountId: string }) {
       {notice && (
         <Alert color="green" role="status" withCloseButton onClose={() => setNotice(null)} mb="md">
           {notice}
-        </Alert>
-      )}
-      {remove.isError && (
-        <Alert color="red" role="alert" mb="md">
-          The pixel could not be deleted. Please try again.
         </Alert>
       )}
       {pixels.isPending ? (
@@ -191,31 +187,28 @@ function PixelsPanel({ accountId }: { accountId: string }) {
         )}
       </Modal>
 
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete pixel">
-        <Text mb="md">
-          Delete {deleting?.name}? The links that carry it stop firing it at once.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() =>
-              deleting &&
-              remove.mutate(deleting.id, {
-                onSuccess: () => {
-                  setDeleting(null);
-                  setNotice('Pixel deleted.');
-                },
-              })
-            }
-          >
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmRemovalModal
+        opened={deleting !== null}
+        title="Delete pixel"
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        error={remove.isError ? 'The pixel could not be deleted. Please try again.' : null}
+        onCancel={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              setDeleting(null);
+              setNotice('Pixel deleted.');
+            },
+          })
+        }
+      >
+        Delete {deleting?.name}? The links that carry it stop firing it at once.
+      </ConfirmRemovalModal>
     </Paper>
   );
 }

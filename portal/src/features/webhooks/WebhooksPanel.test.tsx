@@ -106,4 +106,24 @@ describe('WebhooksPanel', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save endpoint' }));
     expect(await within(dialog).findByText('This URL is not allowed.')).toBeInTheDocument();
   });
+
+  it('asks before deleting an endpoint and says inside the dialog when it fails', async () => {
+    const { user } = open((backend) => {
+      backend.on('GET', '/rest/v1/webhook_endpoints', () => json([ENDPOINT]));
+      backend.on('GET', '/rest/v1/webhook_deliveries', () => json([]));
+      backend.on('DELETE', '/rest/v1/webhook_endpoints', () =>
+        postgrestError(500, { message: 'boom' }),
+      );
+    });
+    const card = await screen.findByRole('article', { name: `Endpoint ${ENDPOINT.url}` });
+    await user.click(within(card).getByRole('button', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete endpoint' });
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'The endpoint could not be deleted. Please try again.',
+    );
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: 'Delete endpoint' })).toBeNull();
+  });
 });

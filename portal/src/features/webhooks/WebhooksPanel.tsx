@@ -12,6 +12,7 @@ import { DeliveryLog } from './DeliveryLog.tsx';
 import { EndpointCard } from './EndpointCard.tsx';
 import { EndpointForm } from './EndpointForm.tsx';
 import { endpointUrlError } from './webhookErrors.ts';
+import { ConfirmRemovalModal } from '../../components/ConfirmRemovalModal.tsx';
 
 type Editing = { endpoint: WebhookEndpointRow | null } | null;
 
@@ -138,31 +139,28 @@ export function WebhooksPanel({ accountId }: { accountId: string }) {
         )}
       </Modal>
 
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title="Delete endpoint">
-        <Text mb="md">
-          Delete {deleting?.url}? Its delivery log goes with it, and no more events are sent there.
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => setDeleting(null)}>
-            Cancel
-          </Button>
-          <Button
-            color="red"
-            loading={remove.isPending}
-            onClick={() =>
-              deleting &&
-              remove.mutate(deleting.id, {
-                onSuccess: () => {
-                  setDeleting(null);
-                  setNotice('Endpoint deleted.');
-                },
-              })
-            }
-          >
-            Delete
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmRemovalModal
+        opened={deleting !== null}
+        title="Delete endpoint"
+        confirmLabel="Delete"
+        pending={remove.isPending}
+        error={remove.isError ? 'The endpoint could not be deleted. Please try again.' : null}
+        onCancel={() => {
+          setDeleting(null);
+          remove.reset();
+        }}
+        onConfirm={() =>
+          deleting &&
+          remove.mutate(deleting.id, {
+            onSuccess: () => {
+              setDeleting(null);
+              setNotice('Endpoint deleted.');
+            },
+          })
+        }
+      >
+        Delete {deleting?.url}? Its delivery log goes with it, and no more events are sent there.
+      </ConfirmRemovalModal>
     </Stack>
   );
 }
