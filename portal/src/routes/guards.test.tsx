@@ -269,6 +269,10 @@ describe('old paths and shorthands', () => {
     settings.unmount();
     const kiosk = renderApp({ route: '/app/kiosk', world });
     await waitFor(() => expect(currentUrl(kiosk.router)).toBe('/app/kiosk/users'));
+    // The kiosk's screens live in the kiosk app: the portal hands the same screen over to it.
+    await waitFor(() =>
+      expect(kiosk.leave).toHaveBeenCalledWith(expect.stringMatching(/\/users$/)),
+    );
     kiosk.unmount();
     const team = renderApp({
       route: '/app/organization/acme/team/sales',

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Container, Loader, Text, Title } from '@mantine/core';
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { useConfig } from '../../lib/servicesContext.ts';
+import { useConfig, useServices } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { kioskAddress } from './kioskAddress.ts';
 
@@ -11,13 +11,14 @@ import { kioskAddress } from './kioskAddress.ts';
  */
 export default function KioskHandOffPage() {
   const { productName, kioskUrl } = useConfig();
+  const { leave } = useServices();
   usePageTitle('Kiosk', productName);
   const { pathname, search } = useLocation();
   const target = kioskAddress(kioskUrl, pathname, search);
 
   useEffect(() => {
-    if (target != null) window.location.replace(target);
-  }, [target]);
+    if (target != null) leave(target);
+  }, [leave, target]);
 
   return (
     <Container size="sm" py="xl">
