@@ -1,7 +1,8 @@
 /**
  * The registrar sandbox's control API (supabase/local/src/registrar-sandbox/index.ts), for stack
  * tests and the e2e (e2e/support/registrar.ts): set the scene a purchase or a renewal meets at
- * the registrar, and read what it did. Needs only the stack's REGISTRAR_* settings, no vitest.
+ * the registrar, and read what it did. Needs only the stack's REGISTRAR_* settings and fetch: no
+ * vitest and no Node API, so the Deno tests of the registrar client use it too.
  *
  * Tests run side by side on one stack: give each its own names (uniqueDomainName) and arm
  * failures for a name, not for any name.
@@ -36,8 +37,9 @@ export function uniqueDomainName(tld = 'com', prefix = 't'): string {
   return `${prefix}${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}.${tld}`;
 }
 
+/** The sandbox's credentials are ASCII, so btoa (in Node and in Deno alike) encodes them. */
 export function registrarBasicAuth(env: RegistrarSandboxEnv): string {
-  return `Basic ${Buffer.from(`${env.REGISTRAR_USERNAME}:${env.REGISTRAR_TOKEN}`).toString('base64')}`;
+  return `Basic ${btoa(`${env.REGISTRAR_USERNAME}:${env.REGISTRAR_TOKEN}`)}`;
 }
 
 export function registrarSandbox(env: RegistrarSandboxEnv) {
