@@ -148,11 +148,13 @@ export function errorFromAnswer(
   switch (true) {
     case status === 400:
       return new RegistrarError(UNAVAILABLE.test(said) ? 'unavailable' : 'invalid', refused);
-    case status === 401 || status === 403:
+    case status === 401:
       return new RegistrarError(
         'unreachable',
         `Name.com refused our credentials (${said}): check REGISTRAR_USERNAME and REGISTRAR_TOKEN.`,
       );
+    case status === 403:
+      return new RegistrarError('unreachable', `Name.com denied the request (${said})`);
     case status === 402:
       return new RegistrarError('payment', `Name.com could not charge for ${subject} (${said})`);
     case status === 404:
