@@ -81,6 +81,7 @@ async function main() {
       `  Mail catcher     ${env.MAILBOX_URL}/api/v1/messages`,
       `  Stripe sandbox   ${env.STRIPE_API_BASE}  (test card 4242 4242 4242 4242)`,
       `  Paddle sandbox   ${env.PADDLE_API_BASE}  (test card 4242 4242 4242 4242)`,
+      `  Registrar        ${env.REGISTRAR_API_URL}  (Name.com sandbox; control API at /control)`,
       '',
       'Demo logins:',
       ...DEMO_LOGINS.map(

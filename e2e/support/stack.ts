@@ -81,6 +81,9 @@ const STACK_ENV_KEYS = [
   'PADDLE_SCRIPT_URL',
   'DNS_NAME_SERVER',
   'DNS_SANDBOX_API',
+  'REGISTRAR_API_URL',
+  'REGISTRAR_USERNAME',
+  'REGISTRAR_TOKEN',
   'SAML_IDP_METADATA_URL',
 ] as const satisfies readonly (keyof StackEnv)[];
 

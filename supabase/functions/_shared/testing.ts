@@ -21,6 +21,10 @@ export interface StackEnv {
   PADDLE_WEBHOOK_SECRET?: string;
   PADDLE_API_BASE?: string;
   PADDLE_CLIENT_TOKEN?: string;
+  /** The stack's registrar sandbox (Name.com's API) and its credentials. */
+  REGISTRAR_API_URL?: string;
+  REGISTRAR_USERNAME?: string;
+  REGISTRAR_TOKEN?: string;
 }
 
 const repoRoot = new URL('../../../', import.meta.url);
@@ -76,6 +80,9 @@ export function useStackAsRuntimeEnv(): StackEnv {
     'PADDLE_API_KEY',
     'PADDLE_WEBHOOK_SECRET',
     'PADDLE_API_BASE',
+    'REGISTRAR_API_URL',
+    'REGISTRAR_USERNAME',
+    'REGISTRAR_TOKEN',
   ] as const) {
     const value = env[name];
     if (value) Deno.env.set(name, value);

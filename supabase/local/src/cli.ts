@@ -56,6 +56,7 @@ function printSummary(config: StackConfig) {
       `  Mail catcher  ${env.MAILBOX_URL}/api/v1/messages`,
       `  Stripe        ${env.STRIPE_API_BASE}  (sandbox; card 4242 4242 4242 4242)`,
       `  Paddle        ${env.PADDLE_API_BASE}  (sandbox; card 4242 4242 4242 4242)`,
+      `  Registrar     ${env.REGISTRAR_API_URL}  (Name.com sandbox; control API at /control)`,
       `  anon key      ${env.SUPABASE_ANON_KEY}`,
       `  service key   ${env.SUPABASE_SERVICE_ROLE_KEY}`,
       `  env file      ${stackEnvFile(config)}`,

@@ -27,6 +27,8 @@ export interface GatewayServices {
   paddle?: WebHandler;
   /** The DNS sandbox's API, at /sandbox/dns (it checks the service-role key itself). */
   dns?: WebHandler;
+  /** The registrar sandbox (Name.com's API), at /sandbox/registrar (it checks its own Basic auth). */
+  registrar?: WebHandler;
   /** The sandbox SAML identity provider, at /sandbox/saml-idp (browsers reach it: no apikey). */
   samlIdp?: WebHandler;
 }
@@ -210,6 +212,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       return void serveWeb(req, res, services.paddle, prefix).catch(failed);
     if (area === 'sandbox' && version === 'dns' && services.dns)
       return void serveWeb(req, res, services.dns, prefix).catch(failed);
+    if (area === 'sandbox' && version === 'registrar' && services.registrar)
+      return void serveWeb(req, res, services.registrar, prefix).catch(failed);
     if (area === 'sandbox' && version === 'saml-idp' && services.samlIdp)
       return void serveWeb(req, res, services.samlIdp, prefix).catch(failed);
     if (area === 'functions' && version === 'v1') {

@@ -30,6 +30,8 @@ import { createStripeSandbox } from './stripe-sandbox/index.ts';
 import { stripeSandboxEnv } from './stripe-sandbox/env.ts';
 import { createPaddleSandbox } from './paddle-sandbox/index.ts';
 import { paddleSandboxEnv } from './paddle-sandbox/env.ts';
+import { createRegistrarSandbox } from './registrar-sandbox/index.ts';
+import { registrarSandboxEnv } from './registrar-sandbox/env.ts';
 
 export interface RunningStack {
   env: StackEnv;
@@ -58,6 +60,10 @@ export interface StackEnv {
   /** The DNS sandbox's name server, host:port. */
   DNS_NAME_SERVER: string;
   DNS_SANDBOX_API: string;
+  /** The registrar adapter's Name.com API: the stack's registrar sandbox and its credentials. */
+  REGISTRAR_API_URL: string;
+  REGISTRAR_USERNAME: string;
+  REGISTRAR_TOKEN: string;
   /** The sandbox SAML identity provider's metadata (what an organization registers for SSO). */
   SAML_IDP_METADATA_URL: string;
 }
@@ -204,6 +210,14 @@ export async function startStack(
     const dnsServer = await startDnsServer(zones, config.dnsPort, log);
     stops.push(() => dnsServer.stop());
 
+    const registrarEnv = registrarSandboxEnv(gatewayUrl(config));
+    // Kept in the state dir, as the database keeps the orders that name its domains.
+    const registrar = createRegistrarSandbox({
+      username: registrarEnv.REGISTRAR_USERNAME,
+      token: registrarEnv.REGISTRAR_TOKEN,
+      stateFile: path.join(config.stateDir, 'registrar-sandbox.json'),
+    });
+
     const samlIdpUrl = `${gatewayUrl(config)}/sandbox/saml-idp`;
     const samlIdp = createSamlIdpSandbox({
       publicUrl: samlIdpUrl,
@@ -227,6 +241,7 @@ export async function startStack(
       stripe: stripe.handler,
       paddle: paddle.handler,
       dns: createDnsSandboxApi(zones, config.serviceRoleKey),
+      registrar: registrar.handler,
       samlIdp,
     });
     const drainGateway = drainable(gateway);
@@ -244,6 +259,7 @@ export async function startStack(
       ...paddleEnv,
       DNS_NAME_SERVER: dnsEnv.DNS_NAME_SERVER,
       DNS_SANDBOX_API: dnsEnv.DNS_SANDBOX_API,
+      ...registrarEnv,
       SAML_IDP_METADATA_URL: `${samlIdpUrl}/metadata`,
     };
     fs.writeFileSync(

@@ -7,3 +7,4 @@ export * from './cast.ts';
 export * from './db.ts';
 export * from './errors.ts';
 export * from './factories.ts';
+export * from './registrar.ts';

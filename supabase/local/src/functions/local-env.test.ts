@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
 import { stripeSandboxEnv } from '../stripe-sandbox/env.ts';
 import { paddleSandboxEnv } from '../paddle-sandbox/env.ts';
+import { registrarSandboxEnv } from '../registrar-sandbox/env.ts';
 import {
   dotEnvNames,
   LOCAL_FUNCTION_DEFAULTS,
@@ -70,6 +71,7 @@ describe('short links on the local stack', () => {
       SHORT_URL_BASE: 'http://{domain}:25321',
       ...stripeSandboxEnv('http://127.0.0.1:25321'),
       ...paddleSandboxEnv('http://127.0.0.1:25321'),
+      ...registrarSandboxEnv('http://127.0.0.1:25321'),
     });
   });
 
@@ -86,6 +88,14 @@ describe('short links on the local stack', () => {
       PADDLE_API_BASE: 'http://127.0.0.1:25321/sandbox/paddle',
       PADDLE_API_KEY: expect.stringMatching(/^pdl_sdbx_apikey_/),
       PADDLE_WEBHOOK_SECRET: expect.stringMatching(/^pdl_ntfset_/),
+    });
+  });
+
+  it("point domain purchases at the stack's Name.com sandbox with its credentials", () => {
+    expect(localFunctionDefaults('http://127.0.0.1:25321')).toMatchObject({
+      REGISTRAR_API_URL: 'http://127.0.0.1:25321/sandbox/registrar',
+      REGISTRAR_USERNAME: expect.stringMatching(/-test$/),
+      REGISTRAR_TOKEN: expect.any(String),
     });
   });
 

@@ -4,6 +4,7 @@ import { SANDBOX_SECRET, SANDBOX_SITEKEY } from '../captcha-sandbox.ts';
 import { dnsSandboxEnv } from '../dns-sandbox/env.ts';
 import { stripeSandboxEnv } from '../stripe-sandbox/env.ts';
 import { paddleSandboxEnv } from '../paddle-sandbox/env.ts';
+import { registrarSandboxEnv } from '../registrar-sandbox/env.ts';
 
 /**
  * Variables our functions read that Supabase's runtime does not set, with values fit for this
@@ -60,6 +61,8 @@ export function localFunctionDefaults(
     ...stripeSandboxEnv(gatewayUrl),
     // Billing type 2 against the stack's Paddle sandbox (/sandbox/paddle).
     ...paddleSandboxEnv(gatewayUrl),
+    // Domain purchases against the stack's Name.com sandbox (/sandbox/registrar).
+    ...registrarSandboxEnv(gatewayUrl),
     ...(dnsPort === undefined ? {} : dnsSandboxEnv(gatewayUrl, dnsPort)),
   };
 }
