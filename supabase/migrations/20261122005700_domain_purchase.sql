@@ -476,7 +476,8 @@ create trigger invoices_domain_order before insert on public.invoices
 
 create function app.claim_domain_work(p_limit integer)
 returns table (id uuid, account_id uuid, order_id uuid, domain text, years integer,
-  status text, billing_subscription_id text, owner_id uuid, owner_email text)
+  status text, billing_subscription_id text, renewal_order_id uuid, owner_id uuid,
+  owner_email text)
 language sql security definer
 set search_path = ''
 as $$
@@ -495,7 +496,7 @@ as $$
     returning d.*
   )
   select l.id, l.account_id, l.order_id, l.domain::text, l.years, l.status,
-    l.billing_subscription_id, a.owner_id, u.email::text
+    l.billing_subscription_id, l.renewal_order_id, a.owner_id, u.email::text
   from locked l
   join public.accounts a on a.id = l.account_id
   left join auth.users u on u.id = a.owner_id

@@ -1,69 +1,40 @@
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
-import type { MailSender, OutgoingMail } from '../_shared/mail/sender.ts';
+import { mailpitSender } from '../_shared/mail/sender.ts';
+import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
-import { dnsSandboxEnvOf } from './testing.ts';
 import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
+import { registrarSandbox } from '../../tests/support/registrar.ts';
 import { CART_EMPTY } from './checkout.ts';
 import { createDomainPurchaseHandler } from './handler.ts';
-import type { PurchaseRegistrar } from './registrar-port.ts';
+import { dnsSandboxEnvOf } from './testing.ts';
 
 /**
  * The function called directly against the running stack: its database, Stripe sandbox (whose
- * webhooks reach the stack's stripe-webhook function) and DNS sandbox. The registrar is a small
- * in-memory one speaking the adapter's contract, so each test decides what it answers.
+ * webhooks reach the stack's stripe-webhook function), registrar sandbox, DNS sandbox and mail
+ * catcher. The stack's cron job wakes the deployed worker too; either may take a name, so the
+ * steps wait for the state rather than for their own call.
  */
 const env = useStackAsRuntimeEnv();
 const dnsEnv = dnsSandboxEnvOf(env);
 const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
   auth: { persistSession: false, autoRefreshToken: false },
 });
-
-class TestRegistrar implements PurchaseRegistrar {
-  taken = new Set<string>();
-  refuse = new Set<string>();
-  registered = new Map<string, number>();
-  renewals: string[] = [];
-  checkAvailability(names: string[]) {
-    return Promise.resolve(
-      names.map((domainName) => ({
-        domainName,
-        purchasable: !this.taken.has(domainName) && !this.registered.has(domainName),
-        premium: false,
-      })),
-    );
-  }
-  register(input: { domainName: string; years: number; nameservers: string[] }) {
-    if (this.refuse.has(input.domainName))
-      return Promise.reject(
-        Object.assign(new Error('Domain is not available'), { code: 'unavailable' }),
-      );
-    this.registered.set(input.domainName, input.years);
-    const expireDate = new Date(Date.now() + input.years * 365 * 86_400_000).toISOString();
-    return Promise.resolve({ domain: { domainName: input.domainName, expireDate } });
-  }
-  renew(input: { domainName: string; years: number }) {
-    if (this.refuse.has(input.domainName))
-      return Promise.reject(Object.assign(new Error('Insufficient funds'), { code: 'payment' }));
-    this.renewals.push(input.domainName);
-    const expireDate = new Date(Date.now() + 2 * 365 * 86_400_000).toISOString();
-    return Promise.resolve({ domain: { domainName: input.domainName, expireDate } });
-  }
-}
-
-const registrar = new TestRegistrar();
-const mails: OutgoingMail[] = [];
-const mail: MailSender = { send: (message) => Promise.resolve(void mails.push(message)) };
+const control = registrarSandbox({
+  REGISTRAR_API_URL: env.REGISTRAR_API_URL!,
+  REGISTRAR_USERNAME: env.REGISTRAR_USERNAME!,
+  REGISTRAR_TOKEN: env.REGISTRAR_TOKEN!,
+});
 const purchase = createDomainPurchaseHandler({
   db: sql,
-  registrar: () => registrar,
+  registrar: () => registrarFromEnv(),
   billing: cardBillingFromEnv,
   dns: () =>
     new SandboxDnsProvider({ url: dnsEnv.DNS_SANDBOX_API, key: env.SUPABASE_SERVICE_ROLE_KEY }),
   verifier: () => dnsEnv.verifier,
-  mail: () => mail,
+  mail: () => mailpitSender(env.MAILBOX_URL!, 'Shortlane <noreply@shortlane.test>'),
   returnOrigins: () => 'http://localhost:*',
   serviceRoleKey: () => env.SUPABASE_SERVICE_ROLE_KEY,
 });
@@ -145,7 +116,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
     await t.step(
       'search: every active TLD with its status and price; bad names refused',
       async () => {
-        registrar.taken.add(`${name}.net`);
+        await control.markTaken(`${name}.net`);
         await addToCart(buyer.id, `${name}.io`);
         const found = await call(buyer.auth, 'GET', `/search?name=${name.toUpperCase()}.com`);
         assert.equal(found.status, 200, JSON.stringify(found.body));
@@ -169,17 +140,17 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
     );
 
     await t.step(
-      'checkout: an empty cart, a taken name and a foreign billing type are refused',
+      'checkout: an empty cart, a taken name, a bad billing type are refused',
       async () => {
         const empty = await newUser();
         const none = await call(empty.auth, 'POST', '/checkout', {});
         assert.equal(none.status, 422);
         assert.equal(none.body.message, CART_EMPTY);
-        registrar.taken.add(`${name}.io`);
+        await control.markTaken(`${name}.io`);
         const taken = await call(buyer.auth, 'POST', '/checkout', {});
         assert.equal(taken.status, 422);
         assert.match(taken.body.message, new RegExp(`${name}\\.io`));
-        registrar.taken.delete(`${name}.io`);
+        await control.markFree(`${name}.io`);
         assert.equal(
           (await call(buyer.auth, 'POST', '/checkout', { billing_type: 7 })).status,
           422,
@@ -205,7 +176,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         select status, amount::text, billing_id from public.orders where id = ${first.orderId}`;
       assert.equal(order!.status, 16);
       assert.equal(order!.billing_id, first.sessionId);
-      // .io at 44.99 a year, two years; the free user's plan gives no discount.
+      // .io at 44.99 a year, two years; the free plan gives no discount.
       assert.equal(order!.amount, '8998');
     });
 
@@ -236,23 +207,23 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         await work();
         return orderState(first.orderId, 48);
       });
-      const [domain] = await sql()<
-        { verification_status: string; account_id: string; kind: string }[]
-      >`
-        select d.verification_status, d.account_id, d.kind from public.domains d
+      const [domain] = await sql()<{ verification_status: string; kind: string }[]>`
+        select d.verification_status, d.kind from public.domains d
         where d.domain = ${`${name}.io`}`;
-      assert.equal(domain!.kind, 'branded');
-      assert.equal(domain!.verification_status, 'verified');
-      const [purchased] = await sql()<{ status: string; expires_at: Date }[]>`
-        select status, expires_at from public.purchased_domains where order_id = ${first.orderId}`;
+      assert.deepEqual(domain, { verification_status: 'verified', kind: 'branded' });
+      const [purchased] = await sql()<{ status: string }[]>`
+        select status from public.purchased_domains where order_id = ${first.orderId}`;
       assert.equal(purchased!.status, 'registered');
-      assert.equal(registrar.registered.get(`${name}.io`), 2);
+      const held = await control.domain(`${name}.io`);
+      const years = (Date.parse(held!.expireDate) - Date.now()) / (365 * 86_400_000);
+      assert.ok(years > 1.9 && years < 2.1, `registered for two years (${held!.expireDate})`);
+      assert.deepEqual(held!.nameservers, ['ada.ns.sandbox.localhost', 'bob.ns.sandbox.localhost']);
       const [zone] = await sql()<{ status: string }[]>`
         select status from public.dns_zones where name = ${`${name}.io`}`;
       assert.equal(zone!.status, 'active');
       const [cart] = await sql()<{ count: number }[]>`
-        select count(*)::int from public.cart_items i join public.shopping_carts c on c.id = i.cart_id
-        where c.user_id = ${buyer.id}`;
+        select count(*)::int from public.cart_items i
+        join public.shopping_carts c on c.id = i.cart_id where c.user_id = ${buyer.id}`;
       assert.equal(cart!.count, 0, 'the bought names left the cart');
       const [subscription] = await sql()<{ type: string; amount: string }[]>`
         select s.type, s.amount::text from public.subscriptions s
@@ -263,7 +234,8 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
 
     const renew = async (outcome: 'paid' | 'failed') => {
       const [row] = await sql()<{ billing_subscription_id: string }[]>`
-        select billing_subscription_id from public.purchased_domains where order_id = ${first.orderId}`;
+        select billing_subscription_id from public.purchased_domains
+        where order_id = ${first.orderId}`;
       const answer = await fetch(
         `${env.STRIPE_API_BASE}/_sandbox/subscriptions/${row!.billing_subscription_id}/renew`,
         {
@@ -280,48 +252,83 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
     const purchasedStatus = async (status: string) =>
       (
         await sql()<{ status: string }[]>`
-        select status from public.purchased_domains where order_id = ${first.orderId}`
+          select status from public.purchased_domains where order_id = ${first.orderId}`
       )[0]?.status === status
         ? true
         : null;
+    const expiry = async () => (await control.domain(`${name}.io`))!.expireDate;
 
     await t.step('a paid renewal invoice renews the name at the registrar', async () => {
+      const before = await expiry();
       await renew('paid');
       await until(async () => {
         await work();
-        return registrar.renewals.includes(`${name}.io`) ? purchasedStatus('registered') : null;
+        return (await expiry()) !== before ? purchasedStatus('registered') : null;
       });
       const [renewal] = await sql()<{ status: number; purchase_source: string }[]>`
         select status, purchase_source from public.orders
         where account_id = (select personal_account_id from public.profiles where id = ${buyer.id})
           and purchase_source = 'domain-renewal'`;
       assert.deepEqual(renewal, { status: 48, purchase_source: 'domain-renewal' });
+      const [row] = await sql()<{ expires_at: Date }[]>`
+        select expires_at from public.purchased_domains where order_id = ${first.orderId}`;
+      assert.equal(row!.expires_at.toISOString().slice(0, 10), (await expiry()).slice(0, 10));
+    });
+
+    const mailsTo = async (to: string) => {
+      const list = await fetch(`${env.MAILBOX_URL}/api/v1/search?query=to:${to}`);
+      return ((await list.json()) as { messages: { Subject: string }[] }).messages;
+    };
+    const notified = async () =>
+      (
+        await sql()<{ title: string }[]>`
+          select title from public.notifications where user_id = ${buyer.id}
+            and type = 'domain.renewal_failed' order by created_at`
+      ).map((row) => row.title);
+
+    await t.step('the registrar refusing a paid renewal notifies the owner', async () => {
+      await control.failNext({ operation: 'renew', domainName: `${name}.io`, error: 'payment' });
+      await renew('paid');
+      await until(async () => {
+        await work();
+        return (await notified()).length === 1 ? true : null;
+      });
+      assert.equal(await purchasedStatus('renewal_failed'), true);
+      assert.equal((await mailsTo(buyer.email)).length, 1);
     });
 
     await t.step(
       'a failed renewal payment notifies the owner by notification and mail',
       async () => {
+        // A paid renewal the registrar takes clears the state; then the next payment fails.
+        await renew('paid');
+        await until(async () => {
+          await work();
+          return purchasedStatus('registered');
+        });
         await renew('failed');
         await until(async () => {
           await work();
-          return mails.some((m) => m.to === buyer.email) ? true : null;
+          return (await notified()).length === 2 ? true : null;
         });
         assert.equal(await purchasedStatus('renewal_failed'), true);
-        const [notification] = await sql()<{ type: string; title: string }[]>`
-        select type, title from public.notifications where user_id = ${buyer.id}
-          and type = 'domain.renewal_failed'`;
-        assert.equal(notification!.title, `The renewal of ${name}.io failed`);
-        assert.match(mails.find((m) => m.to === buyer.email)!.subject, /was not renewed/);
+        assert.deepEqual(await notified(), [
+          `The renewal of ${name}.io failed`,
+          `The renewal of ${name}.io failed`,
+        ]);
+        const subjects = (await mailsTo(buyer.email)).map((m) => m.Subject);
+        assert.equal(subjects.length, 2);
+        assert.match(subjects[0]!, /was not renewed/);
       },
     );
 
     await t.step(
-      'the registrar refusing a registration fails the name and cancels the order',
+      'the registrar refusing a registration fails the name, cancels the order',
       async () => {
         const other = `${label()}.com`;
         const refused = await newUser();
         await addToCart(refused.id, other);
-        registrar.refuse.add(other);
+        await control.failNext({ operation: 'register', domainName: other, error: 'unavailable' });
         const answer = await call(refused.auth, 'POST', '/checkout', {});
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
         await pay(answer.body.checkout.payment_url, '4242 4242 4242 4242');
@@ -338,6 +345,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         const [domains] = await sql()<{ count: number }[]>`
         select count(*)::int from public.domains where domain = ${other}`;
         assert.equal(domains!.count, 0, 'nothing half-written');
+        assert.equal(await control.domain(other), null);
       },
     );
 

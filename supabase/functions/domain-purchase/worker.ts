@@ -39,6 +39,7 @@ interface Work {
   years: number;
   status: 'registering' | 'renewing' | 'renewal_failed';
   billing_subscription_id: string | null;
+  renewal_order_id: string | null;
   owner_email: string | null;
 }
 
@@ -77,6 +78,8 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
       domainName: work.domain,
       years: work.years,
       nameservers: zone.nameServers,
+      // A retry after a lost answer gets the first registration back, not a second charge.
+      idempotencyKey: `register-${work.id}`,
     });
     expireDate = registered.domain.expireDate;
   } catch (error) {
@@ -148,7 +151,11 @@ async function cancelIfNothingLeft(work: Work, deps: WorkerDeps): Promise<void> 
 async function renew(work: Work, deps: WorkerDeps): Promise<string> {
   const { db } = deps;
   try {
-    const renewed = await deps.registrar.renew({ domainName: work.domain, years: 1 });
+    const renewed = await deps.registrar.renew({
+      domainName: work.domain,
+      years: 1,
+      idempotencyKey: `renew-${work.id}-${work.renewal_order_id ?? ''}`,
+    });
     const [row] = await db<{ result: string }[]>`
       select app.finish_domain_renewal(${work.id}, true, ${renewed.domain.expireDate}, null) as result`;
     return row?.result ?? 'stale';
@@ -191,7 +198,8 @@ async function notifyOwner(work: Work, deps: WorkerDeps): Promise<string> {
 
 export async function processDomainWork(deps: WorkerDeps): Promise<Record<string, number>> {
   const claimed = await deps.db<Work[]>`
-    select id, account_id, order_id, domain, years, status, billing_subscription_id, owner_email
+    select id, account_id, order_id, domain, years, status, billing_subscription_id,
+      renewal_order_id, owner_email
     from app.claim_domain_work(${BATCH})`;
   const counts: Record<string, number> = {};
   for (const work of claimed) {
