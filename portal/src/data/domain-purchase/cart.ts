@@ -198,3 +198,54 @@ export function useDomainOrderQuery(sessionId: string | null) {
     refetchInterval: (query) => (isSettled(query.state.data ?? null) ? false : ORDER_POLL_MS),
   });
 }
+
+export interface PurchasedDomainState {
+  id: string;
+  domain_id: string | null;
+  order_id: string;
+  renewal_order_id: string | null;
+  domain: string;
+  status: string;
+  problem: string | null;
+  expires_at: string | null;
+}
+
+const PURCHASED_COLUMNS =
+  'id, domain_id, order_id, renewal_order_id, domain, status, problem, expires_at';
+
+/** The purchase and renewal state of bought domains, by their branded domain ids. */
+export function usePurchasedDomainsQuery(domainIds: readonly string[]) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  return useQuery({
+    queryKey: [...cartKeys.all(userId ?? ''), 'purchased', [...domainIds].sort().join(',')],
+    enabled: userId != null && domainIds.length > 0,
+    queryFn: async (): Promise<PurchasedDomainState[]> => {
+      const { data, error, status } = await supabase
+        .from('purchased_domains')
+        .select(PURCHASED_COLUMNS)
+        .in('domain_id', [...domainIds]);
+      if (error) throw new ApiError(error.message, status, error);
+      return data;
+    },
+  });
+}
+
+/** The names an order bought or renewed. */
+export function useOrderDomainsQuery(orderId: string | undefined) {
+  const supabase = useSupabase();
+  const userId = useUserId();
+  const valid = orderId != null && /^[0-9a-f-]{36}$/.test(orderId);
+  return useQuery({
+    queryKey: [...cartKeys.all(userId ?? ''), 'order-domains', orderId ?? ''],
+    enabled: userId != null && valid,
+    queryFn: async (): Promise<PurchasedDomainState[]> => {
+      const { data, error, status } = await supabase
+        .from('purchased_domains')
+        .select(PURCHASED_COLUMNS)
+        .or(`order_id.eq.${orderId},renewal_order_id.eq.${orderId}`);
+      if (error) throw new ApiError(error.message, status, error);
+      return data;
+    },
+  });
+}
