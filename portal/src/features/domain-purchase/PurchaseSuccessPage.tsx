@@ -1,4 +1,15 @@
-import { Alert, Anchor, Badge, Button, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import { paymentStatusLabel } from '@shortlane/shared/orders.ts';
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -48,15 +59,17 @@ export default function PurchaseSuccessPage() {
   return (
     <Stack gap="lg">
       <Title order={1}>Thank you for your order</Title>
-      <Text>
-        Order{' '}
-        <Anchor component={Link} to={href('shopping-cart.orders.order', { orderId: data.id })}>
-          #{data.id.slice(0, 8)}
-        </Anchor>{' '}
+      <Group gap="xs">
+        <Text>
+          Order{' '}
+          <Anchor component={Link} to={href('shopping-cart.orders.order', { orderId: data.id })}>
+            #{data.id.slice(0, 8)}
+          </Anchor>
+        </Text>
         <Badge variant="light" color={orderStatusColour(data.status)} data-testid="order-status">
           {paymentStatusLabel(data.status) ?? 'new'}
         </Badge>
-      </Text>
+      </Group>
       {!settled && (
         <Alert role="status" title="Setting up your domains" icon={<Loader size="xs" />}>
           {data.status === 16
