@@ -87,6 +87,16 @@ describe('registrar sandbox (Name.com Core API v4)', () => {
     expect(results[3]).not.toHaveProperty('purchasable');
     expect(results[4]).not.toHaveProperty('purchasable');
 
+    // A second-level TLD is sold under its own price; a name below a registrable one is not.
+    const british = uniqueDomainName('co.uk');
+    const [uk, below] = (await check([british, `www.${british}`])).body.results;
+    expect(uk).toMatchObject({
+      tld: 'co.uk',
+      purchasable: true,
+      purchasePrice: prices['co.uk']!.registration,
+    });
+    expect(below).not.toHaveProperty('purchasable');
+
     await control.markFree(taken);
     expect((await check([taken])).body.results[0]).toMatchObject({ purchasable: true });
   });
