@@ -182,7 +182,7 @@ $$;
 -- Orders.
 
 create function app.domain_purchase_error(p_code text, p_detail text) returns void
-language plpgsql
+language plpgsql security definer
 set search_path = ''
 as $$
 begin
