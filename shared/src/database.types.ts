@@ -2138,6 +2138,102 @@ export type Database = {
           },
         ];
       };
+      purchased_domains: {
+        Row: {
+          account_id: string;
+          attempts: number;
+          billing_subscription_id: string | null;
+          billing_type: number | null;
+          created_at: string;
+          domain: string;
+          domain_id: string | null;
+          expires_at: string | null;
+          id: string;
+          locked_until: string | null;
+          order_id: string;
+          owner_notified_at: string | null;
+          problem: string | null;
+          renewal_order_id: string | null;
+          status: string;
+          updated_at: string;
+          years: number;
+        };
+        Insert: {
+          account_id: string;
+          attempts?: number;
+          billing_subscription_id?: string | null;
+          billing_type?: number | null;
+          created_at?: string;
+          domain: string;
+          domain_id?: string | null;
+          expires_at?: string | null;
+          id?: string;
+          locked_until?: string | null;
+          order_id: string;
+          owner_notified_at?: string | null;
+          problem?: string | null;
+          renewal_order_id?: string | null;
+          status?: string;
+          updated_at?: string;
+          years: number;
+        };
+        Update: {
+          account_id?: string;
+          attempts?: number;
+          billing_subscription_id?: string | null;
+          billing_type?: number | null;
+          created_at?: string;
+          domain?: string;
+          domain_id?: string | null;
+          expires_at?: string | null;
+          id?: string;
+          locked_until?: string | null;
+          order_id?: string;
+          owner_notified_at?: string | null;
+          problem?: string | null;
+          renewal_order_id?: string | null;
+          status?: string;
+          updated_at?: string;
+          years?: number;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'purchased_domains_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'purchased_domains_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'purchased_domains_domain_id_fkey';
+            columns: ['domain_id'];
+            isOneToOne: false;
+            referencedRelation: 'kiosk_domains';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'purchased_domains_order_id_fkey';
+            columns: ['order_id'];
+            isOneToOne: false;
+            referencedRelation: 'orders';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'purchased_domains_renewal_order_id_fkey';
+            columns: ['renewal_order_id'];
+            isOneToOne: false;
+            referencedRelation: 'orders';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       quote_requests: {
         Row: {
           company: string | null;
@@ -3882,6 +3978,16 @@ export type Database = {
           links: number;
         }[];
       };
+      domain_prices: {
+        Args: Record<PropertyKey, never>;
+        Returns: {
+          currency: string;
+          discounted_amount: number;
+          discounts_left: number;
+          tld: string;
+          yearly_amount: number;
+        }[];
+      };
       find_coupon: {
         Args: { p_code: string };
         Returns: {
@@ -4217,6 +4323,7 @@ export type Database = {
         };
       };
       share_link_analytics: { Args: { p_alias_id: string }; Returns: string };
+      shopping_cart: { Args: Record<PropertyKey, never>; Returns: Json };
       sso_organization_for_domain: { Args: { p_domain: string }; Returns: string };
       sso_provider_for_organization: { Args: { p_slug: string }; Returns: string };
       submit_onboarding_survey: { Args: { p_answers: Json; p_survey_id: string }; Returns: number };

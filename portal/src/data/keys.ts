@@ -53,7 +53,12 @@ export const invitationKeys = {
 };
 
 export const cartKeys = {
+  all: (userId: string) => [...userScope(userId), 'cart'] as const,
   quantity: (userId: string) => [...userScope(userId), 'cart', 'quantity'] as const,
+  contents: (userId: string) => [...userScope(userId), 'cart', 'contents'] as const,
+  search: (userId: string, name: string) => [...userScope(userId), 'cart', 'search', name] as const,
+  order: (userId: string, sessionId: string) =>
+    [...userScope(userId), 'cart', 'order', sessionId] as const,
 };
 
 export const sessionKeys = {

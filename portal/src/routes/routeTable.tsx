@@ -57,6 +57,8 @@ const soon = (title: string, summary: string): Screen => ({ kind: 'placeholder',
 // Each page module is loaded on first visit; pages that serve several routes read which one
 // from CurrentRouteContext.
 const HomePage = page(() => import('../pages/HomePage/HomePage.tsx'));
+const PurchaseDomainPage = page(() => import('../features/domain-purchase/PurchaseDomainPage.tsx'));
+const CartPage = page(() => import('../features/domain-purchase/CartPage.tsx'));
 const LoginPage = page(() => import('../pages/LoginPage/LoginPage.tsx'));
 const PricingPage = page(() => import('../pages/PricingPage/PricingPage.tsx'));
 const FeaturePage = page(() => import('../pages/FeaturePage/FeaturePage.tsx'));
@@ -167,7 +169,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'purchase-domains',
     guards: LOGIN,
-    screen: soon('Buy a domain', 'Search for a domain name and buy it to brand your short links.'),
+    screen: PurchaseDomainPage,
   },
   { name: 'signup.pricing', guards: PUBLIC, screen: PricingPage },
   {
@@ -283,25 +285,14 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   // --- Settings ---
   ...settingsRoutes(),
   // --- Purchase and cart ---
-  {
-    name: 'purchase.domain',
-    guards: LOGIN,
-    screen: soon('Buy a domain', 'Search for a domain name and add it to your cart.'),
-  },
-  {
-    name: 'purchase.domain.cart',
-    guards: LOGIN,
-    screen: soon('Domain cart', 'The domains you chose, their yearly prices and the checkout.'),
-  },
-  {
-    name: 'shopping-cart',
-    guards: LOGIN,
-    screen: soon('Shopping cart', 'The domains in your cart, with their prices and the checkout.'),
-  },
+  // Domain purchase (features/domain-purchase).
+  { name: 'purchase.domain', guards: LOGIN, screen: PurchaseDomainPage },
+  { name: 'purchase.domain.cart', guards: LOGIN, screen: CartPage },
+  { name: 'shopping-cart', guards: LOGIN, screen: CartPage },
   {
     name: 'shopping-cart.verify',
     guards: LOGIN,
-    screen: soon('Thank you for your order', 'The state of your order once the payment is done.'),
+    screen: page(() => import('../features/domain-purchase/PurchaseSuccessPage.tsx')),
   },
   // --- Team area, organizations, kiosk ---
   ...teamRoutes(),

@@ -110,9 +110,11 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const [fits] = await db<{ fits: boolean }[]>`
     select app.plan_fits_account(${account.accountId}, ${price.price_id}) as fits`;
   if (!fits?.fits) throw invalid('subscription', MESSAGES.notEligibleForPlan);
-  // A trial once per account: any paid plan before, trial or not, uses it up.
+  // A trial once per account: any paid plan before, trial or not, uses it up (bought domains'
+  // `shopping-cart` subscriptions are not plans).
   const [history] = await db`
-    select 1 from public.subscriptions where account_id = ${account.accountId} and name <> 'free'`;
+    select 1 from public.subscriptions
+    where account_id = ${account.accountId} and type = 'default' and name <> 'free'`;
   const trialDays = body.trial === true && price.trial_available && !history ? price.trial_days : 0;
 
   const origin = allowedReturnOrigin(request.headers.get('origin'), deps.returnOrigins());

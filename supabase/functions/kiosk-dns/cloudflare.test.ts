@@ -188,3 +188,53 @@ Deno.test('reports an unreachable API as a provider failure', async () => {
       /could not be reached/.test(error.message),
   );
 });
+
+Deno.test('sets a record in a zone (a purchased domain’s), and passes a refusal on', async () => {
+  let refuse = false;
+  const stub = cloudflareStub(() =>
+    refuse
+      ? failure(400, [{ code: 81057, message: 'Record already exists.' }])
+      : envelope({ id: 'rec_1', type: 'TXT' }),
+  );
+  try {
+    const provider = new CloudflareDnsProvider({
+      apiToken: 'cf-token',
+      accountId: 'acc_1',
+      apiUrl: stub.url,
+    });
+    const zone = {
+      id: cloudflareZone.id,
+      name: 'example.com',
+      status: 'active' as const,
+      nameServers: [],
+    };
+    await provider.putRecord(zone, {
+      name: '_shortlane-verification.example.com',
+      type: 'TXT',
+      value: 'token',
+    });
+    assert.deepEqual(stub.calls, [
+      {
+        method: 'POST',
+        path: `/client/v4/zones/${cloudflareZone.id}/dns_records`,
+        authorization: 'Bearer cf-token',
+        body: {
+          type: 'TXT',
+          name: '_shortlane-verification.example.com',
+          content: 'token',
+          ttl: 1,
+        },
+      },
+    ]);
+    refuse = true;
+    await assert.rejects(
+      provider.putRecord(zone, { name: 'example.com', type: 'A', value: '192.0.2.1' }),
+      (error: unknown) =>
+        error instanceof DnsProviderError &&
+        error.status === 422 &&
+        error.providerCodes[0] === 81057,
+    );
+  } finally {
+    await stub.close();
+  }
+});

@@ -5,10 +5,17 @@
  *   POST   /zones          { name, account: { id }, type: "full" }  → result: zone
  *   GET    /zones/{id}                                              → result: zone (404 if gone)
  *   DELETE /zones/{id}                                              → result: { id }
+ *   POST   /zones/{id}/dns_records { type, name, content, ttl }     → result: record
  *
  * Zone status "initializing" and "pending" are pending to us; "active" and "moved" map as named.
  */
-import { type DnsProvider, DnsProviderError, type DnsZone, type ZoneStatus } from './provider.ts';
+import {
+  type DnsProvider,
+  DnsProviderError,
+  type DnsRecord,
+  type DnsZone,
+  type ZoneStatus,
+} from './provider.ts';
 
 export const CLOUDFLARE_API_URL = 'https://api.cloudflare.com/client/v4';
 const TIMEOUT_MS = 10_000;
@@ -136,6 +143,16 @@ export class CloudflareDnsProvider implements DnsProvider {
   async deleteZone(id: string): Promise<void> {
     const { status, envelope } = await this.#call('DELETE', `/zones/${encodeURIComponent(id)}`);
     if (status === 404) return;
+    if (envelope.success !== true) throw this.#refusal(status, envelope);
+  }
+
+  async putRecord(zone: DnsZone, record: DnsRecord): Promise<void> {
+    const { status, envelope } = await this.#call(
+      'POST',
+      `/zones/${encodeURIComponent(zone.id)}/dns_records`,
+      // ttl 1 is Cloudflare's "automatic".
+      { type: record.type, name: record.name, content: record.value, ttl: 1 },
+    );
     if (envelope.success !== true) throw this.#refusal(status, envelope);
   }
 }

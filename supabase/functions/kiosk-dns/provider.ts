@@ -22,6 +22,17 @@ export interface DnsProvider {
   getZone(id: string): Promise<DnsZone | null>;
   /** Removes the zone; a zone the provider no longer has counts as removed. */
   deleteZone(id: string): Promise<void>;
+  /**
+   * Sets one record in a zone we run (a purchased domain's): `name` is a host in the zone,
+   * `type` TXT, CNAME, A or AAAA.
+   */
+  putRecord(zone: DnsZone, record: DnsRecord): Promise<void>;
+}
+
+export interface DnsRecord {
+  name: string;
+  type: 'TXT' | 'CNAME' | 'A' | 'AAAA';
+  value: string;
 }
 
 /** The provider refused or could not be asked; the message is safe to show staff. */

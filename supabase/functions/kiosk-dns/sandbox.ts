@@ -6,7 +6,13 @@
  * whose name server then answers for it as the provider's would.
  */
 import { sql } from '../_shared/sql.ts';
-import { type DnsProvider, DnsProviderError, type DnsZone, type ZoneStatus } from './provider.ts';
+import {
+  type DnsProvider,
+  DnsProviderError,
+  type DnsRecord,
+  type DnsZone,
+  type ZoneStatus,
+} from './provider.ts';
 
 export const SANDBOX_NAME_SERVERS = ['ada.ns.sandbox.localhost', 'bob.ns.sandbox.localhost'];
 
@@ -70,5 +76,19 @@ export class SandboxDnsProvider implements DnsProvider {
     const [row] = await sql()<{ name: string }[]>`
       select name from public.dns_zones where zone_id = ${id}`;
     if (row) await this.send('DELETE', row.name);
+  }
+
+  async putRecord(zone: DnsZone, record: DnsRecord): Promise<void> {
+    if (!this.api) return;
+    const response = await fetch(`${this.api.url}/zones/${encodeURIComponent(zone.name)}/records`, {
+      method: 'PUT',
+      headers: { apikey: this.api.key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: record.name, type: record.type, value: record.value }),
+    }).catch((error: unknown) => {
+      throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
+    });
+    await response.body?.cancel();
+    if (!response.ok)
+      throw new DnsProviderError(`The DNS sandbox answered ${response.status}`, 502);
   }
 }

@@ -10,6 +10,8 @@ import { href, paths } from '../../routes/paths.ts';
 import { useAppState } from '../../state/appState.ts';
 import { formatDate } from '../billing/SubscriptionPage.tsx';
 import { orderStatusColour, orderStatusSummary } from './orderStatus.ts';
+import { useOrderDomainsQuery } from '../../data/domain-purchase/cart.ts';
+import { OrderDomainsTable } from '../domain-purchase/PurchasedDomainState.tsx';
 
 /**
  * settings/order/{orderId} and its notification: one order's items, amounts and payment state
@@ -21,6 +23,7 @@ export default function OrderPage() {
   const { orderId } = useParams();
   const { locale } = useAppState();
   const order = useOrderQuery(orderId);
+  const domains = useOrderDomainsQuery(orderId);
   usePageTitle(notification ? 'Order notification' : 'Order');
 
   if (order.isPending) return <Loader size="sm" />;
@@ -90,6 +93,11 @@ export default function OrderPage() {
           <Text size="sm" mt="sm">
             Ordered on {formatDate(data.created_at, locale)}.
           </Text>
+        </SettingsSection>
+      )}
+      {(domains.data?.length ?? 0) > 0 && (
+        <SettingsSection title="Domains">
+          <OrderDomainsTable rows={domains.data!} />
         </SettingsSection>
       )}
       <Group>

@@ -61,6 +61,7 @@ function useForcesBillingAddress(accountId: string) {
         .from('subscriptions')
         .select('plan:plans(force_billing_address)')
         .eq('account_id', accountId)
+        .eq('type', 'default')
         .is('ends_at', null)
         .limit(1);
       if (error) throw error;

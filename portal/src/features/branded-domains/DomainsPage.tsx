@@ -29,6 +29,8 @@ import { href } from '../../routes/paths.ts';
 import { AddDomainButton } from './AddDomainButton.tsx';
 import { DomainScopeGate } from './DomainScopeGate.tsx';
 import { DomainStateBadge } from './DomainStateBadge.tsx';
+import { usePurchasedDomainsQuery } from '../../data/domain-purchase/cart.ts';
+import { PurchasedDomainNote } from '../domain-purchase/PurchasedDomainState.tsx';
 import { formatWhen } from './formatting.ts';
 import { ACCOUNT_PARAM, accountLabel, accountQuery } from './useDomainScope.ts';
 
@@ -141,6 +143,9 @@ function DomainTable({
   rows: readonly BrandedDomainListItem[];
   query: Record<string, string>;
 }) {
+  // Bought domains say how their registration and renewal stand.
+  const purchased = usePurchasedDomainsQuery(rows.map((row) => row.id));
+  const purchaseOf = new Map((purchased.data ?? []).map((state) => [state.domain_id, state]));
   return (
     <Table.ScrollContainer minWidth={640}>
       <Table striped aria-label="Domains">
@@ -167,6 +172,7 @@ function DomainTable({
                     (vanity)
                   </Text>
                 )}
+                {purchaseOf.has(row.id) && <PurchasedDomainNote state={purchaseOf.get(row.id)!} />}
               </Table.Td>
               <Table.Td>
                 <DomainStateBadge status={row.verification_status} />

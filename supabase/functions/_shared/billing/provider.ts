@@ -21,6 +21,11 @@ export interface CheckoutRequest {
   couponId?: string | null;
   /** Without it a trial starts without a card (Checkout's payment_method_collection). */
   requirePaymentMethod?: boolean;
+  /**
+   * One-time line items Checkout adds to the first invoice only (a domain bought for more than
+   * one year pays the extra years once; the subscription renews yearly).
+   */
+  oneTimeItems?: { name: string; unitAmount: number }[];
 }
 
 /** A plan price as the subscription changes name it: created at Stripe on the way. */

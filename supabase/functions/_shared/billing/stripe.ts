@@ -63,6 +63,14 @@ export function createStripeBilling(stripe: Stripe, webhookSecret: string): Card
               product_data: { name: input.productName },
             },
           },
+          ...(input.oneTimeItems ?? []).map((item) => ({
+            quantity: 1,
+            price_data: {
+              currency: input.currency,
+              unit_amount: item.unitAmount,
+              product_data: { name: item.name },
+            },
+          })),
         ],
         ...(input.couponId ? { discounts: [{ coupon: input.couponId }] } : {}),
         ...(input.trialDays > 0 && input.requirePaymentMethod === false

@@ -173,6 +173,11 @@ export interface SessionPlan {
   trialDays: number;
   subscriptionMetadata: Metadata;
   discount: AppliedDiscount | null;
+  /**
+   * One-time line items beside the recurring one (Checkout in subscription mode adds them to
+   * the first invoice only): their total, minor units.
+   */
+  oneTimeAmount?: number;
 }
 
 const INTERVALS: readonly Interval[] = ['day', 'week', 'month', 'year'];
@@ -354,8 +359,9 @@ export class StripeWorld {
     const successUrl = required(str(form.success_url), 'success_url');
     const lineItems = list(form.line_items);
     if (!lineItems || lineItems.length === 0) throw missingParam('line_items');
-    if (lineItems.length > 1)
-      throw invalidParam('line_items', 'This sandbox supports one line item per session.');
+    const oneTimeAmount = lineItems
+      .slice(1)
+      .reduce<number>((sum, raw, index) => sum + this.oneTimeItemAmount(raw, index + 1), 0);
     const item = obj(lineItems[0]);
     if (!item) throw invalidParam('line_items[0]', 'Invalid object');
     const priceId = str(item.price);
@@ -373,7 +379,7 @@ export class StripeWorld {
     const trialDays =
       integer(subscriptionData.trial_period_days, 'subscription_data[trial_period_days]', 1) ?? 0;
     const discount = this.discounts.discountFrom(form.discounts, price.currency);
-    const subtotal = price.unit_amount * quantity;
+    const subtotal = price.unit_amount * quantity + oneTimeAmount;
     // With a trial the first invoice is free; the coupon then waits for the first charge.
     const discounted = discount && trialDays === 0 ? discountAmount(discount.coupon, subtotal) : 0;
     const now = this.now();
@@ -411,8 +417,28 @@ export class StripeWorld {
       trialDays,
       subscriptionMetadata: metadataOf(subscriptionData.metadata, 'subscription_data[metadata]'),
       discount,
+      oneTimeAmount,
     });
     return session;
+  }
+
+  /** A one-time line item's amount (price_data without `recurring`), checked as Stripe does. */
+  private oneTimeItemAmount(raw: FormValue | undefined, index: number): number {
+    const param = `line_items[${index}]`;
+    const item = obj(raw);
+    if (!item) throw invalidParam(param, 'Invalid object');
+    const data = obj(item.price_data);
+    if (!data) throw missingParam(`${param}[price_data]`);
+    if (data.recurring !== undefined)
+      throw invalidParam(
+        `${param}[price_data][recurring]`,
+        'This sandbox supports one recurring line item per session.',
+      );
+    if (!str(obj(data.product_data)?.name))
+      throw missingParam(`${param}[price_data][product_data]`);
+    const unitAmount = integer(data.unit_amount, `${param}[price_data][unit_amount]`);
+    if (unitAmount === undefined) throw missingParam(`${param}[price_data][unit_amount]`);
+    return unitAmount * (integer(item.quantity, `${param}[quantity]`, 1) ?? 1);
   }
 
   session(id: string): CheckoutSession {
@@ -508,7 +534,9 @@ export class StripeWorld {
       livemode: false,
     };
     this.subscriptions.set(id, subscription);
-    const amount = trialEnd ? 0 : plan.price.unit_amount * plan.quantity;
+    const amount = trialEnd
+      ? 0
+      : plan.price.unit_amount * plan.quantity + (plan.oneTimeAmount ?? 0);
     const invoice = this.createInvoice(
       subscription,
       amount,

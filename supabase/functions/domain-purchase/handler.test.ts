@@ -1,0 +1,358 @@
+import assert from 'node:assert/strict';
+import { createClient } from '@supabase/supabase-js';
+import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
+import { mailpitSender } from '../_shared/mail/sender.ts';
+import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
+import { closeSql, sql } from '../_shared/sql.ts';
+import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
+import { registrarSandbox } from '../../tests/support/registrar.ts';
+import { CART_EMPTY } from './checkout.ts';
+import { createDomainPurchaseHandler } from './handler.ts';
+import { dnsSandboxEnvOf } from './testing.ts';
+
+/**
+ * The function called directly against the running stack: its database, Stripe sandbox (whose
+ * webhooks reach the stack's stripe-webhook function), registrar sandbox, DNS sandbox and mail
+ * catcher. The stack's cron job wakes the deployed worker too; either may take a name, so the
+ * steps wait for the state rather than for their own call.
+ */
+const env = useStackAsRuntimeEnv();
+const dnsEnv = dnsSandboxEnvOf(env);
+const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
+  auth: { persistSession: false, autoRefreshToken: false },
+});
+const control = registrarSandbox({
+  REGISTRAR_API_URL: env.REGISTRAR_API_URL!,
+  REGISTRAR_USERNAME: env.REGISTRAR_USERNAME!,
+  REGISTRAR_TOKEN: env.REGISTRAR_TOKEN!,
+});
+const purchase = createDomainPurchaseHandler({
+  db: sql,
+  registrar: () => registrarFromEnv(),
+  billing: cardBillingFromEnv,
+  dns: () =>
+    new SandboxDnsProvider({ url: dnsEnv.DNS_SANDBOX_API, key: env.SUPABASE_SERVICE_ROLE_KEY }),
+  verifier: () => dnsEnv.verifier,
+  mail: () => mailpitSender(env.MAILBOX_URL!, 'Shortlane <noreply@shortlane.test>'),
+  returnOrigins: () => 'http://localhost:*',
+  serviceRoleKey: () => env.SUPABASE_SERVICE_ROLE_KEY,
+});
+
+async function call(authorization: string, method: string, path: string, body?: unknown) {
+  const response = await purchase(
+    new Request(`http://localhost/domain-purchase${path}`, {
+      method,
+      headers: {
+        authorization,
+        origin: 'http://localhost:45173',
+        'content-type': 'application/json',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  // deno-lint-ignore no-explicit-any -- each step reads its own answer's shape
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+const work = () => call(`Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`, 'POST', '/process');
+
+async function newUser() {
+  const { data, error } = await admin.auth.admin.createUser({
+    email: `buyer-${crypto.randomUUID().slice(0, 8)}@functions.test`,
+    password: `Pw-${crypto.randomUUID()}`,
+    email_confirm: true,
+  });
+  if (error) throw error;
+  return {
+    id: data.user.id,
+    email: data.user.email!,
+    auth: await userAuthorization(env, data.user.id),
+  };
+}
+
+async function addToCart(userId: string, domain: string, years = 1) {
+  await sql()`
+    with cart as (
+      insert into public.shopping_carts (user_id) values (${userId})
+      on conflict (user_id) do update set user_id = excluded.user_id returning id)
+    insert into public.cart_items (cart_id, domain, years) select id, ${domain}, ${years} from cart`;
+}
+
+async function pay(paymentUrl: string, card: string) {
+  const answer = await fetch(paymentUrl, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ cardNumber: card, cardExpiry: '12 / 34', cardCvc: '123' }),
+  });
+  await answer.body?.cancel();
+  return answer;
+}
+
+async function until<T>(read: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+const orderState = async (orderId: string, status: number) =>
+  (await sql()<{ status: number }[]>`select status from public.orders where id = ${orderId}`)[0]
+    ?.status === status
+    ? true
+    : null;
+
+const label = () => `buy${crypto.randomUUID().slice(0, 8)}`;
+
+Deno.test('domain-purchase: search, cart, checkout, registration and renewals', async (t) => {
+  try {
+    const buyer = await newUser();
+    const name = label();
+
+    await t.step(
+      'search: every active TLD with its status and price; bad names refused',
+      async () => {
+        await control.markTaken(`${name}.net`);
+        await addToCart(buyer.id, `${name}.io`);
+        const found = await call(buyer.auth, 'GET', `/search?name=${name.toUpperCase()}.com`);
+        assert.equal(found.status, 200, JSON.stringify(found.body));
+        assert.equal(found.body.name, name);
+        const byTld = Object.fromEntries(
+          // deno-lint-ignore no-explicit-any -- the answer's rows
+          found.body.results.map((row: any) => [row.tld, row]),
+        );
+        assert.equal(byTld.com.status, 'available');
+        assert.equal(byTld.net.status, 'taken');
+        assert.equal(byTld.io.status, 'in cart');
+        assert.equal(byTld.com.yearly_amount, 1299);
+        for (const bad of ['', '-x', 'a_b', 'x'.repeat(64)]) {
+          const refused = await call(buyer.auth, 'GET', `/search?name=${encodeURIComponent(bad)}`);
+          assert.equal(refused.status, 422, bad);
+          assert.ok(refused.body.errors.name[0]);
+        }
+        const guest = await call(`Bearer ${env.SUPABASE_ANON_KEY}`, 'GET', `/search?name=${name}`);
+        assert.equal(guest.status, 401);
+      },
+    );
+
+    await t.step(
+      'checkout: an empty cart, a taken name, a bad billing type are refused',
+      async () => {
+        const empty = await newUser();
+        const none = await call(empty.auth, 'POST', '/checkout', {});
+        assert.equal(none.status, 422);
+        assert.equal(none.body.message, CART_EMPTY);
+        await control.markTaken(`${name}.io`);
+        const taken = await call(buyer.auth, 'POST', '/checkout', {});
+        assert.equal(taken.status, 422);
+        assert.match(taken.body.message, new RegExp(`${name}\\.io`));
+        await control.markFree(`${name}.io`);
+        assert.equal(
+          (await call(buyer.auth, 'POST', '/checkout', { billing_type: 7 })).status,
+          422,
+        );
+        const [orders] = await sql()<{ count: number }[]>`
+        select count(*)::int from public.orders o join public.profiles p
+          on p.personal_account_id = o.account_id where p.id = ${buyer.id}`;
+        assert.equal(orders!.count, 0, 'nothing written by a refused checkout');
+      },
+    );
+
+    let first: { orderId: string; sessionId: string; paymentUrl: string };
+    await t.step('checkout: an order (16 authorizing) and a Stripe checkout for it', async () => {
+      await sql()`update public.cart_items set years = 2 where domain = ${`${name}.io`}`;
+      const answer = await call(buyer.auth, 'POST', '/checkout', {});
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      first = {
+        orderId: answer.body.order_id,
+        sessionId: answer.body.checkout.transaction_id,
+        paymentUrl: answer.body.checkout.payment_url,
+      };
+      const [order] = await sql()<{ status: number; amount: string; billing_id: string }[]>`
+        select status, amount::text, billing_id from public.orders where id = ${first.orderId}`;
+      assert.equal(order!.status, 16);
+      assert.equal(order!.billing_id, first.sessionId);
+      // .io at 44.99 a year, two years; the free plan gives no discount.
+      assert.equal(order!.amount, '8998');
+    });
+
+    await t.step(
+      'a declined card leaves the order authorizing; a new checkout cancels it',
+      async () => {
+        const declined = await pay(first.paymentUrl, '4000 0000 0000 0002');
+        assert.notEqual(declined.status, 303);
+        assert.equal(await orderState(first.orderId, 16), true);
+        const again = await call(buyer.auth, 'POST', '/checkout', {});
+        assert.equal(again.status, 200);
+        assert.equal(await orderState(first.orderId, 49), true);
+        first = {
+          orderId: again.body.order_id,
+          sessionId: again.body.checkout.transaction_id,
+          paymentUrl: again.body.checkout.payment_url,
+        };
+      },
+    );
+
+    await t.step('paid: processing, then registered, verified by DNS, with its zone', async () => {
+      const paid = await pay(first.paymentUrl, '4242 4242 4242 4242');
+      assert.equal(
+        paid.headers.get('location'),
+        `http://localhost:45173/app/shopping-cart/success?session_id=${first.sessionId}`,
+      );
+      await until(async () => {
+        await work();
+        return orderState(first.orderId, 48);
+      });
+      const [domain] = await sql()<{ verification_status: string; kind: string }[]>`
+        select d.verification_status, d.kind from public.domains d
+        where d.domain = ${`${name}.io`}`;
+      assert.deepEqual(domain, { verification_status: 'verified', kind: 'branded' });
+      const [purchased] = await sql()<{ status: string }[]>`
+        select status from public.purchased_domains where order_id = ${first.orderId}`;
+      assert.equal(purchased!.status, 'registered');
+      const held = await control.domain(`${name}.io`);
+      const years = (Date.parse(held!.expireDate) - Date.now()) / (365 * 86_400_000);
+      assert.ok(years > 1.9 && years < 2.1, `registered for two years (${held!.expireDate})`);
+      assert.deepEqual(held!.nameservers, ['ada.ns.sandbox.localhost', 'bob.ns.sandbox.localhost']);
+      const [zone] = await sql()<{ status: string }[]>`
+        select status from public.dns_zones where name = ${`${name}.io`}`;
+      assert.equal(zone!.status, 'active');
+      const [cart] = await sql()<{ count: number }[]>`
+        select count(*)::int from public.cart_items i
+        join public.shopping_carts c on c.id = i.cart_id where c.user_id = ${buyer.id}`;
+      assert.equal(cart!.count, 0, 'the bought names left the cart');
+      const [subscription] = await sql()<{ type: string; amount: string }[]>`
+        select s.type, s.amount::text from public.subscriptions s
+        join public.purchased_domains d on d.billing_subscription_id = s.billing_id
+        where d.order_id = ${first.orderId}`;
+      assert.deepEqual(subscription, { type: 'shopping-cart', amount: '4499' });
+    });
+
+    const renew = async (outcome: 'paid' | 'failed') => {
+      const [row] = await sql()<{ billing_subscription_id: string }[]>`
+        select billing_subscription_id from public.purchased_domains
+        where order_id = ${first.orderId}`;
+      const answer = await fetch(
+        `${env.STRIPE_API_BASE}/_sandbox/subscriptions/${row!.billing_subscription_id}/renew`,
+        {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${env.STRIPE_SECRET_KEY}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: new URLSearchParams({ outcome }),
+        },
+      );
+      assert.equal(answer.status, 200, await answer.text());
+    };
+    const purchasedStatus = async (status: string) =>
+      (
+        await sql()<{ status: string }[]>`
+          select status from public.purchased_domains where order_id = ${first.orderId}`
+      )[0]?.status === status
+        ? true
+        : null;
+    const expiry = async () => (await control.domain(`${name}.io`))!.expireDate;
+
+    await t.step('a paid renewal invoice renews the name at the registrar', async () => {
+      const before = await expiry();
+      await renew('paid');
+      await until(async () => {
+        await work();
+        return (await expiry()) !== before ? purchasedStatus('registered') : null;
+      });
+      const [renewal] = await sql()<{ status: number; purchase_source: string }[]>`
+        select status, purchase_source from public.orders
+        where account_id = (select personal_account_id from public.profiles where id = ${buyer.id})
+          and purchase_source = 'domain-renewal'`;
+      assert.deepEqual(renewal, { status: 48, purchase_source: 'domain-renewal' });
+      const [row] = await sql()<{ expires_at: Date }[]>`
+        select expires_at from public.purchased_domains where order_id = ${first.orderId}`;
+      assert.equal(row!.expires_at.toISOString().slice(0, 10), (await expiry()).slice(0, 10));
+    });
+
+    const mailsTo = async (to: string) => {
+      const list = await fetch(`${env.MAILBOX_URL}/api/v1/search?query=to:${to}`);
+      return ((await list.json()) as { messages: { Subject: string }[] }).messages;
+    };
+    const notified = async () =>
+      (
+        await sql()<{ title: string }[]>`
+          select title from public.notifications where user_id = ${buyer.id}
+            and type = 'domain.renewal_failed' order by created_at`
+      ).map((row) => row.title);
+
+    await t.step('the registrar refusing a paid renewal notifies the owner', async () => {
+      await control.failNext({ operation: 'renew', domainName: `${name}.io`, error: 'payment' });
+      await renew('paid');
+      await until(async () => {
+        await work();
+        return (await notified()).length === 1 ? true : null;
+      });
+      assert.equal(await purchasedStatus('renewal_failed'), true);
+      assert.equal((await mailsTo(buyer.email)).length, 1);
+    });
+
+    await t.step(
+      'a failed renewal payment notifies the owner by notification and mail',
+      async () => {
+        // A paid renewal the registrar takes clears the state; then the next payment fails.
+        await renew('paid');
+        await until(async () => {
+          await work();
+          return purchasedStatus('registered');
+        });
+        await renew('failed');
+        await until(async () => {
+          await work();
+          return (await notified()).length === 2 ? true : null;
+        });
+        assert.equal(await purchasedStatus('renewal_failed'), true);
+        assert.deepEqual(await notified(), [
+          `The renewal of ${name}.io failed`,
+          `The renewal of ${name}.io failed`,
+        ]);
+        const subjects = (await mailsTo(buyer.email)).map((m) => m.Subject);
+        assert.equal(subjects.length, 2);
+        assert.match(subjects[0]!, /was not renewed/);
+      },
+    );
+
+    await t.step(
+      'the registrar refusing a registration fails the name, cancels the order',
+      async () => {
+        const other = `${label()}.com`;
+        const refused = await newUser();
+        await addToCart(refused.id, other);
+        await control.failNext({ operation: 'register', domainName: other, error: 'unavailable' });
+        const answer = await call(refused.auth, 'POST', '/checkout', {});
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        await pay(answer.body.checkout.payment_url, '4242 4242 4242 4242');
+        await until(async () => {
+          await work();
+          return orderState(answer.body.order_id, 49);
+        });
+        const [row] = await sql()<{ status: string; problem: string; domain_id: string | null }[]>`
+        select status, problem, domain_id from public.purchased_domains
+        where order_id = ${answer.body.order_id}`;
+        assert.equal(row!.status, 'failed');
+        assert.match(row!.problem, /not available/);
+        assert.equal(row!.domain_id, null);
+        const [domains] = await sql()<{ count: number }[]>`
+        select count(*)::int from public.domains where domain = ${other}`;
+        assert.equal(domains!.count, 0, 'nothing half-written');
+        assert.equal(await control.domain(other), null);
+      },
+    );
+
+    await t.step('only the service role runs the worker', async () => {
+      assert.equal((await call(buyer.auth, 'POST', '/process')).status, 403);
+    });
+  } finally {
+    await closeSql();
+  }
+});

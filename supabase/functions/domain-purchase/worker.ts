@@ -1,0 +1,221 @@
+/**
+ * POST /domain-purchase/process (service role; Supabase Cron through app.kick_domain_purchases):
+ * the names waiting for the registrar.
+ *
+ *   registering     DNS zone created (we run the name servers), name registered with them,
+ *                   the verification records set in the zone and checked by a real DNS query,
+ *                   then app.finish_domain_registration makes it a branded domain of the account
+ *                   (verified when the check passed; otherwise the verifier keeps trying).
+ *                   A refusal fails the name with the registrar's reason and removes the zone;
+ *                   an order left with no name cancels its subscription (nothing renews).
+ *   renewing        the paid renewal is renewed at the registrar (one year).
+ *   renewal_failed  the owner is mailed, then notified (app.domain_renewal_notified).
+ *
+ * The registrar being unreachable leaves the row for a later run.
+ */
+import type { CardBilling } from '../_shared/billing/provider.ts';
+import type { MailSender } from '../_shared/mail/sender.ts';
+import type { Sql } from '../_shared/sql.ts';
+import { verificationRecordName } from '../../../shared/src/domain-verification.ts';
+import { checkDomain, type Lookup, type VerifierConfig } from '../domain-verify/dns.ts';
+import type { DnsProvider, DnsZone } from '../kiosk-dns/provider.ts';
+import { type PurchaseRegistrar, registrarCode } from './registrar-port.ts';
+
+export interface WorkerDeps {
+  db: Sql;
+  registrar: PurchaseRegistrar;
+  dns: DnsProvider;
+  verifier: VerifierConfig;
+  billing: () => CardBilling;
+  mail: () => MailSender;
+  lookup?: Lookup;
+}
+
+interface Work {
+  id: string;
+  account_id: string;
+  order_id: string;
+  domain: string;
+  years: number;
+  status: 'registering' | 'renewing' | 'renewal_failed';
+  billing_subscription_id: string | null;
+  renewal_order_id: string | null;
+  owner_email: string | null;
+}
+
+const BATCH = 10;
+/** Tries of a registrar that cannot be reached before the name is failed. */
+const MAX_ATTEMPTS = 20;
+
+const randomToken = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
+    b.toString(16).padStart(2, '0'),
+  ).join('');
+
+const refusal = (error: unknown, what: string) => {
+  const code = registrarCode(error);
+  const reason = error instanceof Error ? error.message : String(error);
+  if (code === 'unavailable')
+    return `The registrar refused the ${what}: the name is not available.`;
+  if (code === 'invalid') return `The registrar refused the ${what}: ${reason}`;
+  if (code === 'payment') return `The registrar refused the ${what} (payment): ${reason}`;
+  return `The registrar refused the ${what}: ${reason}`;
+};
+
+async function register(work: Work, deps: WorkerDeps): Promise<string> {
+  const { db, dns } = deps;
+  let zone: DnsZone;
+  try {
+    zone = await dns.createZone(work.domain);
+  } catch (error) {
+    await db`select app.release_domain_work(${work.id}, ${'The DNS zone could not be created.'})`;
+    console.error(`domain-purchase: zone for ${work.domain}`, error);
+    return 'retry';
+  }
+  let expireDate: string;
+  try {
+    const registered = await deps.registrar.register({
+      domainName: work.domain,
+      years: work.years,
+      nameservers: zone.nameServers,
+      // A retry after a lost answer gets the first registration back, not a second charge.
+      idempotencyKey: `register-${work.id}`,
+    });
+    expireDate = registered.domain.expireDate;
+  } catch (error) {
+    const code = registrarCode(error);
+    const [row] = await db<{ attempts: number }[]>`
+      select attempts from public.purchased_domains where id = ${work.id}`;
+    if ((code === 'unreachable' || code === null) && (row?.attempts ?? 0) < MAX_ATTEMPTS) {
+      await db`select app.release_domain_work(${work.id}, ${'Waiting for the registrar.'})`;
+      console.error(`domain-purchase: register ${work.domain}`, error);
+      return 'retry';
+    }
+    await dns.deleteZone(zone.id).catch(() => undefined);
+    await db`
+      select app.finish_domain_registration(${work.id}, false, null, ${refusal(error, 'registration')},
+        null, null, null, false)`;
+    await cancelIfNothingLeft(work, deps);
+    return 'failed';
+  }
+
+  // Our zone, our records: what the verifier asks for, set for the customer.
+  const token = randomToken();
+  let verified = false;
+  try {
+    await dns.putRecord(zone, {
+      name: verificationRecordName(work.domain),
+      type: 'TXT',
+      value: token,
+    });
+    if (deps.verifier.addresses.length > 0) {
+      for (const address of deps.verifier.addresses)
+        await dns.putRecord(zone, {
+          name: work.domain,
+          type: address.includes(':') ? 'AAAA' : 'A',
+          value: address,
+        });
+    } else {
+      await dns.putRecord(zone, {
+        name: work.domain,
+        type: 'CNAME',
+        value: deps.verifier.cnameTarget,
+      });
+    }
+    const outcome = await checkDomain(work.domain, token, deps.verifier, deps.lookup);
+    verified = outcome.passed;
+    if (!outcome.passed)
+      console.error(`domain-purchase: ${work.domain} not verified yet (${outcome.problem})`);
+  } catch (error) {
+    // Registered and paid: the domain is kept, pending; the verifier keeps looking.
+    console.error(`domain-purchase: records of ${work.domain}`, error);
+  }
+  const [done] = await db<{ result: string }[]>`
+    select app.finish_domain_registration(${work.id}, true, ${expireDate}, null, ${zone.id},
+      ${zone.nameServers}, ${token}, ${verified}) as result`;
+  return done?.result ?? 'stale';
+}
+
+/** An order whose names all failed is cancelled: its subscription must not renew anything. */
+async function cancelIfNothingLeft(work: Work, deps: WorkerDeps): Promise<void> {
+  const [order] = await deps.db<{ status: number }[]>`
+    select status from public.orders where id = ${work.order_id}`;
+  if (order?.status !== 49 || !work.billing_subscription_id) return;
+  try {
+    await deps.billing().cancelNow(work.billing_subscription_id);
+  } catch (error) {
+    console.error(`domain-purchase: cancel ${work.billing_subscription_id}`, error);
+  }
+}
+
+async function renew(work: Work, deps: WorkerDeps): Promise<string> {
+  const { db } = deps;
+  try {
+    const renewed = await deps.registrar.renew({
+      domainName: work.domain,
+      years: 1,
+      idempotencyKey: `renew-${work.id}-${work.renewal_order_id ?? ''}`,
+    });
+    const [row] = await db<{ result: string }[]>`
+      select app.finish_domain_renewal(${work.id}, true, ${renewed.domain.expireDate}, null) as result`;
+    return row?.result ?? 'stale';
+  } catch (error) {
+    if (registrarCode(error) === 'unreachable') {
+      await db`select app.release_domain_work(${work.id}, ${'Waiting for the registrar.'})`;
+      return 'retry';
+    }
+    const [row] = await db<{ result: string }[]>`
+      select app.finish_domain_renewal(${work.id}, false, null, ${refusal(error, 'renewal')}) as result`;
+    return row?.result ?? 'stale';
+  }
+}
+
+async function notifyOwner(work: Work, deps: WorkerDeps): Promise<string> {
+  const [row] = await deps.db<{ problem: string | null; expires_at: Date | null }[]>`
+    select problem, expires_at from public.purchased_domains where id = ${work.id}`;
+  if (work.owner_email) {
+    const expires = row?.expires_at ? row.expires_at.toISOString().slice(0, 10) : 'soon';
+    const text =
+      `The renewal of ${work.domain} did not go through. ${row?.problem ?? ''}\n\n` +
+      `The domain expires on ${expires}; after that its short links stop working. ` +
+      `Update your payment method in your settings so the renewal can be paid.`;
+    try {
+      await deps.mail().send({
+        to: work.owner_email,
+        subject: `Action needed: ${work.domain} was not renewed`,
+        text,
+        html: `<p>${text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('\n\n', '</p><p>')}</p>`,
+      });
+    } catch (error) {
+      await deps.db`select app.release_domain_work(${work.id}, ${row?.problem ?? null})`;
+      console.error(`domain-purchase: renewal mail for ${work.domain}`, error);
+      return 'retry';
+    }
+  }
+  await deps.db`select app.domain_renewal_notified(${work.id})`;
+  return 'notified';
+}
+
+export async function processDomainWork(deps: WorkerDeps): Promise<Record<string, number>> {
+  const claimed = await deps.db<Work[]>`
+    select id, account_id, order_id, domain, years, status, billing_subscription_id,
+      renewal_order_id, owner_email
+    from app.claim_domain_work(${BATCH})`;
+  const counts: Record<string, number> = {};
+  for (const work of claimed) {
+    let result: string;
+    try {
+      result =
+        work.status === 'registering'
+          ? await register(work, deps)
+          : work.status === 'renewing'
+            ? await renew(work, deps)
+            : await notifyOwner(work, deps);
+    } catch (error) {
+      console.error(`domain-purchase: ${work.domain}`, error);
+      result = 'error';
+    }
+    counts[result] = (counts[result] ?? 0) + 1;
+  }
+  return counts;
+}
