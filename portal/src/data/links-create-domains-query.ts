@@ -24,22 +24,31 @@ const COLUMNS =
   'domain, kind, account_id, is_disabled, is_blocked, require_email_verification, subscribed_only, allow_for_guests, guest_can_use_custom_alias, for_all_teams';
 
 /**
- * Every domain the viewer may read (RLS decides), not deleted; the form filters and sorts.
- * Guests read common domains only, and may not read domain_teams at all: their rows get none.
+ * Every domain the viewer may read (RLS decides), not deleted and verified (the redirect serves
+ * no other, and create_link refuses them: a branded domain appears once it passes); the form
+ * filters and sorts. Guests read common domains only, and may not read domain_teams at all:
+ * their rows get none.
  */
 export async function fetchCreateFormDomains(
   supabase: PortalSupabase,
   signedIn: boolean,
 ): Promise<CreateFormDomainRow[]> {
   if (!signedIn) {
-    const rows = unwrap(await supabase.from('domains').select(COLUMNS).eq('is_deleted', false));
+    const rows = unwrap(
+      await supabase
+        .from('domains')
+        .select(COLUMNS)
+        .eq('is_deleted', false)
+        .eq('verification_status', 'verified'),
+    );
     return rows.map((row) => ({ ...row, domain_teams: [] }));
   }
   return unwrap(
     await supabase
       .from('domains')
       .select(`${COLUMNS}, domain_teams(team:teams(slug))`)
-      .eq('is_deleted', false),
+      .eq('is_deleted', false)
+      .eq('verification_status', 'verified'),
   );
 }
 

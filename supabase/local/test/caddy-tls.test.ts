@@ -14,8 +14,9 @@ import { type ManagedProcess, spawnManaged } from '../src/processes.ts';
  * The production TLS front (deploy/), run for real: Debian's `caddy` with its internal CA in
  * place of Let's Encrypt, importing the site of deploy/redirect.caddy (rewrite to the function
  * `r`, Host for the upstream, the visitor's host in X-Forwarded-Host) in front of this stack's
- * gateway, and asking r's TLS ask endpoint before each new certificate. A verified domain gets
- * a certificate and redirects over HTTPS; an unknown host gets no certificate, so no handshake.
+ * gateway, and asking r's TLS ask endpoint before each new certificate. A customer's verified
+ * domain gets a certificate and redirects over HTTPS; an unknown host, or a customer's domain
+ * still pending verification, gets no certificate, so no handshake.
  *
  * Without a `caddy` binary the file is skipped, except on CI (.ci/run installs it).
  */
@@ -34,6 +35,7 @@ const db = new pg.Client({ connectionString: env.DB_URL });
 const suffix = Math.random().toString(36).slice(2, 8);
 const DOMAIN = `tls${suffix}.example`;
 const UNKNOWN = `unknown-${suffix}.example`;
+const PENDING = `pending-${suffix}.example`;
 const ALIAS = `tls-${suffix}`;
 const DESTINATION = 'https://example.com/over-tls?from=caddy';
 
@@ -116,10 +118,12 @@ describe.skipIf(!caddyInstalled && !onCi)('the TLS front (Caddy, on-demand certi
        from public.profiles where email = 'free@shortlane.test'`,
     );
     const fran = rows[0]!;
+    // Fran's own domains, as the verifier leaves them: one verified, one still pending.
     await db.query(
-      `insert into public.domains (domain, kind, verification_status, verified_at, redirect_status)
-       values ($1, 'common', 'verified', now(), 302)`,
-      [DOMAIN],
+      `insert into public.domains (domain, kind, account_id, verification_status, verified_at,
+         redirect_status)
+       values ($1, 'branded', $3, 'verified', now(), 302), ($2, 'branded', $3, 'pending', null, 302)`,
+      [DOMAIN, PENDING, fran.accountId],
     );
     await db.query(
       `with long_url as (
@@ -181,12 +185,12 @@ describe.skipIf(!caddyInstalled && !onCi)('the TLS front (Caddy, on-demand certi
        where a.domain_id = d.id and d.domain = $1`,
       [DOMAIN],
     );
-    await db.query('delete from public.domains where domain = $1', [DOMAIN]);
+    await db.query('delete from public.domains where domain = any($1)', [[DOMAIN, PENDING]]);
     await db.query(`delete from public.long_urls where url = $1`, [DESTINATION]);
     await db.end();
   });
 
-  it('a verified domain gets a certificate from the CA and redirects over HTTPS', async () => {
+  it("a customer's verified domain gets a certificate from the CA and redirects over HTTPS", async () => {
     const answer = await visit(DOMAIN, `/${ALIAS}`);
     expect(answer.names).toBe(`DNS:${DOMAIN}`);
     expect(answer.status).toBe(302);
@@ -195,10 +199,12 @@ describe.skipIf(!caddyInstalled && !onCi)('the TLS front (Caddy, on-demand certi
     expect((await visit(DOMAIN, '/')).status).toBe(200);
   });
 
-  it('an unknown host gets no certificate: the handshake fails', async () => {
-    await expect(visit(UNKNOWN, `/${ALIAS}`)).rejects.toThrow(/alert/i);
-    // Caddy asked r, and r said no: nothing was issued for the host.
-    expect(fs.existsSync(path.join(dir, 'storage/certificates/local', UNKNOWN))).toBe(false);
+  it('an unknown host, or a domain still pending, gets no certificate: the handshake fails', async () => {
+    for (const host of [UNKNOWN, PENDING]) {
+      await expect(visit(host, `/${ALIAS}`)).rejects.toThrow(/alert/i);
+      // Caddy asked r, and r said no: nothing was issued for the host.
+      expect(fs.existsSync(path.join(dir, 'storage/certificates/local', host))).toBe(false);
+    }
     expect(fs.existsSync(path.join(dir, 'storage/certificates/local', DOMAIN))).toBe(true);
   });
 });

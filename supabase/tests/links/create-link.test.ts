@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import {
@@ -206,6 +207,34 @@ describe('create_link: the domain', () => {
       }
       const fine = await createDomain(db);
       await createAs(db, user, { domain: fine.domain.toUpperCase() });
+    }));
+
+  // The redirect serves no domain before it is verified, common ones included (migration
+  // 20261122006300): links made there would never answer.
+  it('must be served by the redirect: a common domain still pending is not found, single or bulk', () =>
+    withRollback(pool, async (db) => {
+      const user = await creator(db, { plan: ['create_tiny_url', 'use_bulk'] });
+      const pending = await createDomain(db, { verified: false, allowForGuests: true });
+      const scheduleBulk = () =>
+        asActor(db, user.id, (as) =>
+          as.query(`select app.schedule_bulk_job($1, $2, 'spring.csv', 'csv', true, 3)`, [
+            randomUUID(),
+            pending.domain,
+          ]),
+        );
+      await expectLinkError(createAs(db, user, { domain: pending.domain }), 'domain_not_found');
+      await expectLinkError(createAsGuest(db, { domain: pending.domain }), 'domain_not_found');
+      await expectLinkError(scheduleBulk(), 'domain_not_found');
+
+      // Once staff verify it (the kiosk's Verified switch), both paths take it.
+      await db.query(
+        `update public.domains set verification_status = 'verified', verified_at = now()
+         where id = $1`,
+        [pending.id],
+      );
+      await createAs(db, user, { domain: pending.domain });
+      await createAsGuest(db, { domain: pending.domain });
+      await scheduleBulk();
     }));
 
   it('for guests: only domains that allow guests', () =>

@@ -225,3 +225,80 @@ describe('settings/edit/{domain}', () => {
     },
   );
 });
+
+describe('settings/create-subdomain', () => {
+  it(
+    'claims name.<base domain>, says refusals under the field, then lists it live',
+    ROOMY,
+    async () => {
+      const { backend, router, user } = open('/app/settings/create-subdomain');
+      backend.on('POST', '/rest/v1/rpc/vanity_base_domains', () =>
+        json([
+          { id: 'base-1', domain: 'shrt.example' },
+          { id: 'base-2', domain: 'tiny.example' },
+        ]),
+      );
+      expect(await heading('Add a vanity subdomain')).toBeInTheDocument();
+      const label = await screen.findByRole('textbox', { name: 'Subdomain' }, SLOW);
+      await user.click(screen.getByRole('button', { name: 'Claim subdomain' }));
+      expect(await screen.findByText('Subdomain required.')).toBeVisible();
+      await user.type(label, '-no');
+      await user.click(screen.getByRole('button', { name: 'Claim subdomain' }));
+      expect(await screen.findByText(/Use 3 to 63 letters, numbers and dashes/)).toBeVisible();
+      expect(backend.requestsTo('POST', '/rest/v1/rpc/create_vanity_subdomain')).toHaveLength(0);
+
+      // The database's refusals (reserved, taken, over the plan) show under the field.
+      let answer = postgrestError(422, {
+        message: 'subdomain_reserved',
+        details: 'This subdomain is reserved.',
+        hint: 'subdomain',
+      });
+      backend.on('POST', '/rest/v1/rpc/create_vanity_subdomain', () => answer);
+      await user.clear(label);
+      await user.type(label, 'Ada');
+      await user.click(screen.getByRole('combobox', { name: 'Domain' }));
+      await user.click(await screen.findByRole('option', { name: 'tiny.example' }));
+      await user.click(screen.getByRole('button', { name: 'Claim subdomain' }));
+      expect(await screen.findByText('This subdomain is reserved.')).toBeVisible();
+      expect(
+        await backend.requestsTo('POST', '/rest/v1/rpc/create_vanity_subdomain')[0]!.json(),
+      ).toEqual({ p_account_id: PERSONAL, p_subdomain: 'ada', p_base_domain_id: 'base-2' });
+
+      answer = json({ ...DOMAIN, id: 'dom-2', domain: 'ada.tiny.example' });
+      await user.click(screen.getByRole('button', { name: 'Claim subdomain' }));
+      await waitFor(() => expect(currentUrl(router)).toBe('/app/settings/branded-domains'));
+      expect(
+        await screen.findByText('ada.tiny.example is yours and serves your short links now.'),
+      ).toBeInTheDocument();
+    },
+  );
+
+  it('points a plan without vanity subdomains to the plans', ROOMY, async () => {
+    const backend = open('/app/settings/create-subdomain').backend;
+    backend.on('POST', '/rest/v1/rpc/domain_accounts', () =>
+      json([{ ...ACCOUNT, add_vanity_subdomains: false }]),
+    );
+    expect(
+      await screen.findByRole('link', { name: 'See the plans that include them' }, SLOW),
+    ).toHaveAttribute('href', '/app/settings/subscription');
+    expect(screen.queryByRole('textbox', { name: 'Subdomain' })).toBeNull();
+  });
+});
+
+describe('settings/create-tiny', () => {
+  it(
+    'says how many discounted domains the plan includes and leads to the domain search',
+    ROOMY,
+    async () => {
+      open('/app/settings/create-tiny');
+      expect(await heading('Add a discounted domain')).toBeInTheDocument();
+      expect(
+        await screen.findByText(/Your plan includes 1 discounted domain:/, undefined, SLOW),
+      ).toBeVisible();
+      expect(screen.getByRole('link', { name: 'Search for a domain' })).toHaveAttribute(
+        'href',
+        '/app/purchase/domain',
+      );
+    },
+  );
+});
