@@ -403,14 +403,25 @@ create trigger subscriptions_roll_usage_on_update after update on public.subscri
     is distinct from (new.period_starts_at, new.ends_at, new.billing_id, new.name))
   execute function app.subscriptions_roll_usage();
 
--- Every account that counts anything has its period stored (so that the cron job finds it).
+-- Every account that counts anything has its period stored (so that the cron job finds it), and
+-- a counter written for an earlier period (a row restored, staff's hand) starts at zero.
+-- record_clicks writes -infinity (app.usage_month()): "the current period", never stale.
 create function app.account_usage_store_period() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
+declare
+  v_start timestamptz;
 begin
-  if not exists (select 1 from app.usage_periods p where p.account_id = new.account_id) then
+  select p.starts_at into v_start from app.usage_periods p where p.account_id = new.account_id;
+  if v_start is null then
     perform app.roll_usage_period(new.account_id);
+    select p.starts_at into v_start from app.usage_periods p where p.account_id = new.account_id;
+  end if;
+  if new.name = any (app.monthly_counter_options()) and new.period_starts_at > '-infinity'
+    and new.period_starts_at < v_start then
+    update public.account_usage u set used = 0, overage = 0, period_starts_at = v_start
+    where u.account_id = new.account_id and u.name = new.name;
   end if;
   return null;
 end;
@@ -493,7 +504,8 @@ declare
     then app.account_limit(p_account_id, 'max_branded_aliases_per_month') end;
   v_total_limit bigint := case when p_new then app.account_limit(p_account_id, 'max_aliases') end;
   v_period record;
-  v_period_links record;
+  v_period_links bigint;
+  v_period_branded bigint;
   v_live bigint;
   v_expiring bigint;
   v_total bigint;
@@ -518,12 +530,13 @@ begin
   end if;
   if v_monthly_limit is not null or v_branded_limit is not null then
     select * into v_period from app.usage_period(p_account_id);
-    select * into v_period_links from app.period_link_counts(p_account_id, v_period.starts_at);
+    select c.links, c.branded into v_period_links, v_period_branded
+    from app.period_link_counts(p_account_id, v_period.starts_at) c;
   end if;
   -- least() skips nulls: only the limits that exist take part.
   return greatest(0, least(
-    v_active_limit - v_live, v_monthly_limit - v_period_links.links,
-    v_branded_limit - v_period_links.branded, v_total_limit - v_total));
+    v_active_limit - v_live, v_monthly_limit - v_period_links,
+    v_branded_limit - v_period_branded, v_total_limit - v_total));
 end;
 $$;
 

@@ -29,7 +29,10 @@ interface Usage {
   period_starts_at: string;
   period_ends_at: string;
   overage_available: boolean;
-  limits: Record<string, { used: number | null; limit: number | null; overage: boolean; over: number }>;
+  limits: Record<
+    string,
+    { used: number | null; limit: number | null; overage: boolean; over: number }
+  >;
   charges: { units: number; status: string; amount: number | null }[];
 }
 
@@ -158,9 +161,13 @@ describe('overage', () => {
         'permission_denied',
       );
       // A team member without billing may not switch the team's.
-      await expectCoded(setOverage(db, cast.member, cast.team.accountId, true), 'permission_denied');
-      expect((await setOverage(db, user, user.personalAccountId, false)).limits.max_api_credits)
-        .toMatchObject({ overage: false });
+      await expectCoded(
+        setOverage(db, cast.member, cast.team.accountId, true),
+        'permission_denied',
+      );
+      expect(
+        (await setOverage(db, user, user.personalAccountId, false)).limits.max_api_credits,
+      ).toMatchObject({ overage: false });
     }));
 
   it('at the limit refuses without overage and goes on with it, counting the units over', () =>
