@@ -49,7 +49,10 @@ export function overageDescription(charge: OverageCharge): string {
 export async function reportCharge(charge: OverageCharge, deps: ReportDeps): Promise<string> {
   const amount = overageAmountMinor(Number(charge.total_units), charge.currency);
   const description = overageDescription(charge);
-  const metadata = { overage_charge_id: charge.id, account_id: charge.account_id };
+  const metadata = {
+    overage_charge_id: charge.id,
+    account_id: charge.account_id,
+  };
   if (charge.billing_type === 1) {
     const item = await deps.card().addInvoiceItem({
       subscriptionId: charge.billing_subscription_id,
@@ -74,7 +77,9 @@ export async function reportCharge(charge: OverageCharge, deps: ReportDeps): Pro
 
 export function createOverageReporter(deps: ReportDeps) {
   return handler(async (request) => {
-    if (request.method !== 'POST') throw new HttpError(405, 'Use POST', 'method_not_allowed');
+    if (request.method !== 'POST') {
+      throw new HttpError(405, 'Use POST', 'method_not_allowed');
+    }
     const key = request.headers.get('Authorization')?.replace(/^Bearer\s+/i, '');
     if (key !== requireEnv('SUPABASE_SERVICE_ROLE_KEY')) {
       throw new HttpError(403, 'Only the service role reports overage', 'forbidden');
