@@ -40,9 +40,7 @@ const day = (at: Date) => at.toISOString().slice(0, 10);
 /** The invoice line's text: what the amount is for, readable on the invoice and its PDF. */
 export function overageDescription(charge: OverageCharge): string {
   const units = Number(charge.total_units).toLocaleString('en-US');
-  return `Overage: ${units} units over the plan limits (${day(charge.period_starts_at)} to ${day(
-    charge.period_ends_at,
-  )})`;
+  return `Overage ${day(charge.period_starts_at)} to ${day(charge.period_ends_at)}: ${units} units over the plan limits`;
 }
 
 /** Reports one charge; answers the provider's id of what it created. */

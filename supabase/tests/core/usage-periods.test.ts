@@ -325,4 +325,47 @@ describe('overage', () => {
       expect(usage.limits.max_redirects).toMatchObject({ used: 4, over: 3 });
       expect(usage.limits.max_trackable_clicks).toMatchObject({ used: 3, over: 2 });
     }));
+
+  it('is claimed by one reporter at a time, recorded once, and failed after the last attempt', () =>
+    withRollback(pool, async (db) => {
+      const user = await createUser(db);
+      const account = user.personalAccountId;
+      const subscription = await paidPlan(db, account, { max_api_credits: 1 }, justNow());
+      await setOverage(db, user, account, true);
+      expect(await spendApi(db, account, 3)).toBe(true);
+      await renew(db, subscription.id);
+      await db.query(`update app.overage_settings set max_attempts = 2, retry_base_seconds = 60`);
+      const claim = async () =>
+        (
+          await db.query<{ id: string; total_units: string }>(
+            'select id, total_units from app.claim_overage_charges(10) where account_id = $1',
+            [account],
+          )
+        ).rows;
+      const [claimed] = await claim();
+      expect(Number(claimed?.total_units)).toBe(2);
+      // Claimed: pushed back by the retry delay, so a second run does not report it again.
+      expect(await claim()).toEqual([]);
+      await db.query(`select app.record_overage_report($1, 4, null, 'provider down')`, [
+        claimed!.id,
+      ]);
+      const status = async () =>
+        await one<{ status: string; attempts: number; amount: string | null }>(
+          db,
+          'select status, attempts, amount from public.overage_charges where id = $1',
+          [claimed!.id],
+        );
+      expect(await status()).toMatchObject({ status: 'pending', attempts: 1 });
+      await db.query(`update public.overage_charges set next_attempt_at = now() where id = $1`, [
+        claimed!.id,
+      ]);
+      expect(await claim()).toHaveLength(1);
+      await db.query(`select app.record_overage_report($1, 4, null, 'provider down')`, [
+        claimed!.id,
+      ]);
+      expect(await status()).toMatchObject({ status: 'failed', attempts: 2 });
+      // A late success of a failed charge changes nothing; a pending one is recorded once.
+      await db.query(`select app.record_overage_report($1, 4, 'ii_1', null)`, [claimed!.id]);
+      expect((await status()).status).toBe('failed');
+    }));
 });
