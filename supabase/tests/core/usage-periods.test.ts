@@ -183,10 +183,16 @@ describe('overage', () => {
       );
       await createAs(db, user, domain.domain);
       await expectLinkError(createAs(db, user, domain.domain), 'plan_limit_reached');
+      // Bulk asks how many rows fit: none.
+      const capacity = async () =>
+        (await one<{ n: string | null }>(db, 'select app.link_capacity($1, false) as n', [account]))
+          .n;
+      expect(await capacity()).toBe('0');
       expect(await spendApi(db, account, 2)).toBe(true);
       expect(await spendApi(db, account)).toBe(false);
 
       await setOverage(db, user, account, true);
+      expect(await capacity()).toBeNull();
       await createAs(db, user, domain.domain);
       await createAs(db, user, domain.domain);
       expect(await spendApi(db, account, 3)).toBe(true);
