@@ -351,6 +351,11 @@ begin
   update public.account_usage u
   set used = 0, overage = 0, period_starts_at = v_current.starts_at
   where u.account_id = p_account_id and u.name = any (app.monthly_counter_options());
+  -- A redirector that learned the account was out of redirects asks again at once.
+  if exists (select 1 from public.account_usage u
+      where u.account_id = p_account_id and u.name = 'max_redirects') then
+    perform pg_notify('account_limits', p_account_id::text);
+  end if;
   if (app.billable_subscription(p_account_id)).id is null then
     update public.account_usage u set overage_enabled = false
     where u.account_id = p_account_id and u.overage_enabled;
