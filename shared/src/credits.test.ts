@@ -3,6 +3,7 @@ import type { LimitUsage } from './credits.ts';
 import {
   checkCredits,
   isLimitReached,
+  overageAmountMinor,
   overageChargeMinor,
   PLAN_LIMIT_MODAL,
   shouldShowPlanLimitModal,
@@ -91,5 +92,23 @@ describe('limits and the plan-limit modal (link-creation 4)', () => {
     expect(overageChargeMinor(usage(1000, 1000))).toBe(0);
     expect(overageChargeMinor(usage(5000, null))).toBe(0);
     expect(overageChargeMinor(usage(1100, 1000), 'JPY')).toBe(2);
+  });
+
+  it('prices units over in minor units, pro-rated per unit and rounded half up', () => {
+    expect(overageAmountMinor(0)).toBe(0);
+    expect(overageAmountMinor(1)).toBe(2); // $0.02
+    expect(overageAmountMinor(99)).toBe(198);
+    expect(overageAmountMinor(100)).toBe(200); // exactly one block: $2.00
+    expect(overageAmountMinor(150)).toBe(300); // pro-rated, not two blocks
+    expect(overageAmountMinor(1_234_567)).toBe(2_469_134);
+    expect(overageAmountMinor(100, 'EUR')).toBe(200);
+    // No minor units: ¥2 per 100, so 25 units are ¥0.5, rounded half up to ¥1; 24 to ¥0.
+    expect(overageAmountMinor(25, 'JPY')).toBe(1);
+    expect(overageAmountMinor(24, 'JPY')).toBe(0);
+    expect(overageAmountMinor(100, 'JPY')).toBe(2);
+    // Three-digit currencies: 100 units are 2.000 KWD.
+    expect(overageAmountMinor(100, 'KWD')).toBe(2000);
+    expect(() => overageAmountMinor(-1)).toThrow(RangeError);
+    expect(() => overageAmountMinor(1.5)).toThrow(RangeError);
   });
 });

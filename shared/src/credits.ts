@@ -85,12 +85,23 @@ export const PLAN_LIMIT_MODAL = {
 } as const;
 
 /**
- * Overage charge in minor units: 2 (major units of the currency) per 100 units over the
- * limit, pro-rated per unit and rounded to the nearest minor unit.
+ * The charge for units over the limit, in minor units: 2 (major units of the currency) per 100
+ * units, pro-rated per unit (150 units over cost 3.00, not 4.00) and rounded half up to the
+ * nearest minor unit. The one pricing rule: the usage page's estimate and the amount the
+ * overage-report function bills both come from here.
  */
+export function overageAmountMinor(unitsOver: number, currency: string = DEFAULT_CURRENCY): number {
+  if (!Number.isSafeInteger(unitsOver) || unitsOver < 0)
+    throw new RangeError(`Invalid units over the limit: ${unitsOver}`);
+  const pricePerBlockMinor = OVERAGE_PRICE.amount * minorUnitsPerMajor(currency);
+  // Integer arithmetic: floor((units × price + half a block) / block) rounds half up exactly.
+  return Math.floor(
+    (unitsOver * pricePerBlockMinor + OVERAGE_PRICE.perUnits / 2) / OVERAGE_PRICE.perUnits,
+  );
+}
+
+/** Overage charge in minor units of one limit's usage (nothing while within the limit). */
 export function overageChargeMinor(usage: LimitUsage, currency: string = DEFAULT_CURRENCY): number {
   if (usage.limit == null) return 0;
-  const unitsOver = Math.max(0, usage.used - usage.limit);
-  const pricePerBlockMinor = OVERAGE_PRICE.amount * minorUnitsPerMajor(currency);
-  return Math.round((unitsOver * pricePerBlockMinor) / OVERAGE_PRICE.perUnits);
+  return overageAmountMinor(Math.max(0, usage.used - usage.limit), currency);
 }

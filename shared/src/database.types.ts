@@ -1899,6 +1899,84 @@ export type Database = {
           },
         ];
       };
+      overage_charges: {
+        Row: {
+          account_id: string;
+          amount: number | null;
+          attempts: number;
+          billing_subscription_id: string;
+          billing_type: number;
+          created_at: string;
+          currency: string;
+          id: string;
+          last_error: string | null;
+          next_attempt_at: string;
+          period_ends_at: string;
+          period_starts_at: string;
+          provider_item_id: string | null;
+          reported_at: string | null;
+          status: string;
+          subscription_id: string | null;
+          total_units: number;
+          units: NonNullable<Json>;
+        };
+        Insert: {
+          account_id: string;
+          amount?: number | null;
+          attempts?: number;
+          billing_subscription_id: string;
+          billing_type: number;
+          created_at?: string;
+          currency: string;
+          id?: string;
+          last_error?: string | null;
+          next_attempt_at?: string;
+          period_ends_at: string;
+          period_starts_at: string;
+          provider_item_id?: string | null;
+          reported_at?: string | null;
+          status?: string;
+          subscription_id?: string | null;
+          total_units: number;
+          units: NonNullable<Json>;
+        };
+        Update: {
+          account_id?: string;
+          amount?: number | null;
+          attempts?: number;
+          billing_subscription_id?: string;
+          billing_type?: number;
+          created_at?: string;
+          currency?: string;
+          id?: string;
+          last_error?: string | null;
+          next_attempt_at?: string;
+          period_ends_at?: string;
+          period_starts_at?: string;
+          provider_item_id?: string | null;
+          reported_at?: string | null;
+          status?: string;
+          subscription_id?: string | null;
+          total_units?: number;
+          units?: NonNullable<Json>;
+        };
+        Relationships: [
+          {
+            foreignKeyName: 'overage_charges_account_id_fkey';
+            columns: ['account_id'];
+            isOneToOne: false;
+            referencedRelation: 'accounts';
+            referencedColumns: ['id'];
+          },
+          {
+            foreignKeyName: 'overage_charges_subscription_id_fkey';
+            columns: ['subscription_id'];
+            isOneToOne: false;
+            referencedRelation: 'subscriptions';
+            referencedColumns: ['id'];
+          },
+        ];
+      };
       password_dictionary: {
         Row: {
           created_at: string;
@@ -4303,6 +4381,7 @@ export type Database = {
       set_link_pixels: { Args: { p_alias_id: string; p_pixel_ids: string[] }; Returns: string[] };
       set_mailings_by_link: { Args: { p_receive: boolean; p_token: string }; Returns: Json };
       set_my_mailings: { Args: { p_receive: boolean }; Returns: boolean };
+      set_overage: { Args: { p_account_id: string; p_enabled: boolean }; Returns: Json };
       set_sso_options: {
         Args: { p_default_role_id: string; p_organization_id: string; p_require_sso: boolean };
         Returns: {

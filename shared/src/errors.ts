@@ -82,6 +82,11 @@ export const ERROR_CODES = {
     field: 'form',
   },
   not_enough_credits: { status: 402, message: MESSAGES.notEnoughCredits, field: 'form' },
+  overage_needs_subscription: {
+    status: 422,
+    message: 'Overages need a paid plan. Upgrade your plan to turn them on.',
+    field: 'form',
+  },
   paid_only: {
     status: 402,
     message: 'Editing a destination needs a paid account.',

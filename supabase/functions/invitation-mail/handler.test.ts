@@ -3,8 +3,9 @@ import { createClient } from '@supabase/supabase-js';
 import { mailpitSender, type MailSender, type OutgoingMail } from '../_shared/mail/sender.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { callerClient } from '../_shared/supabase.ts';
-import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
-import { createInvitationMailHandler } from './handler.ts';
+import { userAuthorization, useStackAsRuntimeEnv } from '../_shared/testing.ts';
+import { createMailingUnsubscribe } from '../mailing-unsubscribe/handler.ts';
+import { createInvitationMailHandler, mailingTokenFor } from './handler.ts';
 
 /**
  * The handler called directly against the running local stack: the caller's client asks the
@@ -29,7 +30,11 @@ async function createUser(label: string) {
     email_confirm: true,
   });
   if (error) throw error;
-  return { id: data.user.id, email, authorization: await userAuthorization(env, data.user.id) };
+  return {
+    id: data.user.id,
+    email,
+    authorization: await userAuthorization(env, data.user.id),
+  };
 }
 
 /** An organization owned by `ownerId` with one role, and a pending invitation to it. */
@@ -68,6 +73,8 @@ function handlerWith(sender: MailSender) {
     client: callerClient,
     sender: () => sender,
     linkOrigins: () => 'http://localhost:*',
+    unsubscribeToken: mailingTokenFor,
+    functionsBase: () => env.SUPABASE_URL,
   });
 }
 
@@ -80,11 +87,18 @@ async function call(
   const response = await handle(
     new Request('http://functions.test/invitation-mail', {
       method: 'POST',
-      headers: { Authorization: authorization, Origin: origin, 'content-type': 'application/json' },
+      headers: {
+        Authorization: authorization,
+        Origin: origin,
+        'content-type': 'application/json',
+      },
       body: JSON.stringify(body),
     }),
   );
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+  };
 }
 
 Deno.test('invitation-mail', async (t) => {
@@ -101,12 +115,16 @@ Deno.test('invitation-mail', async (t) => {
         const handle = handlerWith(
           mailpitSender(env.MAILBOX_URL, 'Shortlane <noreply@shortlane.test>'),
         );
-        const answer = await call(handle, owner.authorization, { invitation_id: invitationId });
+        const answer = await call(handle, owner.authorization, {
+          invitation_id: invitationId,
+        });
         assert.equal(answer.status, 200);
         assert.equal(answer.body.sent, true);
 
         const list = await fetch(`${env.MAILBOX_URL}/api/v1/search?query=to:${invitee}`);
-        const { messages } = (await list.json()) as { messages: { ID: string; Subject: string }[] };
+        const { messages } = (await list.json()) as {
+          messages: { ID: string; Subject: string }[];
+        };
         assert.equal(messages.length, 1);
         assert.match(messages[0]!.Subject, /invited you to the organization Mail & Co/);
         const message = (await (
@@ -135,6 +153,71 @@ Deno.test('invitation-mail', async (t) => {
     );
 
     await t.step(
+      'an invitee with an account gets the unsubscribe link and List-Unsubscribe headers; one click unsubscribes',
+      async () => {
+        const member = await createUser('member');
+        const memberInvitation = await invitationFrom(owner.id, member.email);
+        const handle = handlerWith(
+          mailpitSender(env.MAILBOX_URL!, 'Shortlane <noreply@shortlane.test>'),
+        );
+        const answer = await call(handle, owner.authorization, {
+          invitation_id: memberInvitation,
+        });
+        assert.equal(answer.status, 200);
+        const list = await fetch(`${env.MAILBOX_URL}/api/v1/search?query=to:${member.email}`);
+        const { messages } = (await list.json()) as {
+          messages: { ID: string }[];
+        };
+        const id = messages[0]!.ID;
+        const message = (await (await fetch(`${env.MAILBOX_URL}/api/v1/message/${id}`)).json()) as {
+          Text: string;
+          HTML: string;
+        };
+        const page = message.Text.match(
+          /No more e-mails from Shortlane: (http:\/\/localhost:30999\/app\/unsubscribe\?token=([0-9a-f]{48}))/,
+        );
+        assert.ok(page, message.Text);
+        assert.match(
+          message.HTML,
+          /<a href="http:\/\/localhost:30999\/app\/unsubscribe\?token=[0-9a-f]{48}">Unsubscribe<\/a>/,
+        );
+        const headers = (await (
+          await fetch(`${env.MAILBOX_URL}/api/v1/message/${id}/headers`)
+        ).json()) as Record<string, string[]>;
+        const oneClick = `${env.SUPABASE_URL}/functions/v1/mailing-unsubscribe?token=${page[2]}`;
+        assert.deepEqual(headers['List-Unsubscribe'], [`<${oneClick}>`]);
+        assert.deepEqual(headers['List-Unsubscribe-Post'], ['List-Unsubscribe=One-Click']);
+
+        // The mail client's one click (RFC 8058), without login: status flag 8 is set.
+        const unsubscribe = createMailingUnsubscribe();
+        const asked = await unsubscribe(new Request(oneClick));
+        assert.equal(asked.status, 200);
+        assert.match(await asked.text(), /<form method="post">/);
+        const [before] = await sql()<{ status: number }[]>`
+          select status from public.profiles where id = ${member.id}`;
+        assert.equal(before!.status & 8, 0, 'a GET changes nothing');
+        const clicked = await unsubscribe(
+          new Request(oneClick, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: 'List-Unsubscribe=One-Click',
+          }),
+        );
+        assert.equal(clicked.status, 200);
+        const [after] = await sql()<{ status: number }[]>`
+          select status from public.profiles where id = ${member.id}`;
+        assert.equal(after!.status & 8, 8);
+        const wrong = await unsubscribe(
+          new Request(oneClick.replace(/token=.*/, 'token=' + '0'.repeat(48)), {
+            method: 'POST',
+          }),
+        );
+        assert.equal(wrong.status, 404);
+        // The invitee without an account above got neither (nothing to unsubscribe from).
+      },
+    );
+
+    await t.step(
       'someone who neither sent nor manages it gets no link and sends nothing',
       async () => {
         const sender = recorder();
@@ -157,7 +240,9 @@ Deno.test('invitation-mail', async (t) => {
         'https://evil.example',
       );
       assert.equal(foreign.status, 403);
-      const bad = await call(handle, owner.authorization, { invitation_id: 'nope' });
+      const bad = await call(handle, owner.authorization, {
+        invitation_id: 'nope',
+      });
       assert.equal(bad.status, 422);
       assert.deepEqual(bad.body.errors, {
         invitation_id: ['The invitation_id must be an invitation id (UUID).'],
@@ -171,7 +256,9 @@ Deno.test('invitation-mail', async (t) => {
   } finally {
     await sql()`delete from public.organizations where id = (
       select organization_id from public.invitations where id = ${invitationId})`;
-    for (const user of [owner, stranger]) await admin.auth.admin.deleteUser(user.id);
+    for (const user of [owner, stranger]) {
+      await admin.auth.admin.deleteUser(user.id);
+    }
     await closeSql();
   }
 });

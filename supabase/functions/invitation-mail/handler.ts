@@ -18,6 +18,9 @@ import { handler, HttpError, json } from '../_shared/http.ts';
 import { invalid } from '../_shared/kiosk/request.ts';
 import { permissionDenied } from '../_shared/kiosk/staff.ts';
 import { type MailSender, mailSenderFromEnv } from '../_shared/mail/sender.ts';
+import { unsubscribeLinks, withUnsubscribe } from '../_shared/mail/unsubscribe.ts';
+import { requireEnv } from '../_shared/env.ts';
+import { sql } from '../_shared/sql.ts';
 import { callerClient } from '../_shared/supabase.ts';
 import { invitationLink, invitationMail, type IssuedInvitation } from './message.ts';
 
@@ -27,12 +30,25 @@ export interface InvitationMailDeps {
   client: (request: Request) => SupabaseClient;
   sender: () => MailSender;
   linkOrigins: () => string;
+  /** The mailing token of the account with this address; null when none has it. */
+  unsubscribeToken: (email: string) => Promise<string | null>;
+  /** Where the one-click unsubscribe function answers (the project's public URL). */
+  functionsBase: () => string;
+}
+
+/** The mailing token of the account with this address (app.mailing_unsubscribe_token_for_email). */
+export async function mailingTokenFor(email: string): Promise<string | null> {
+  const [row] = await sql()<{ token: string | null }[]>`
+    select app.mailing_unsubscribe_token_for_email(${email}) as token`;
+  return row?.token ?? null;
 }
 
 const defaults: InvitationMailDeps = {
   client: callerClient,
   sender: () => mailSenderFromEnv(),
   linkOrigins: () => Deno.env.get('INVITATION_LINK_ORIGINS') ?? '',
+  unsubscribeToken: mailingTokenFor,
+  functionsBase: () => requireEnv('SUPABASE_URL'),
 };
 
 async function readInvitationId(request: Request): Promise<string> {
@@ -51,7 +67,9 @@ async function readInvitationId(request: Request): Promise<string> {
 
 export function createInvitationMailHandler(deps: InvitationMailDeps = defaults) {
   return handler(async (request) => {
-    if (request.method !== 'POST') throw new HttpError(405, 'Use POST', 'method_not_allowed');
+    if (request.method !== 'POST') {
+      throw new HttpError(405, 'Use POST', 'method_not_allowed');
+    }
     const { claims } = callerOf(request);
     if (claims.role !== 'authenticated') throw permissionDenied();
     const origin = allowedReturnOrigin(request.headers.get('Origin'), deps.linkOrigins());
@@ -66,7 +84,15 @@ export function createInvitationMailHandler(deps: InvitationMailDeps = defaults)
     if (error) return json(error, status >= 400 ? status : 500);
     const issued = (data as IssuedInvitation[] | null)?.[0];
     if (!issued) throw new Error('issue_invitation_token answered no row');
-    await deps.sender().send(invitationMail(issued, invitationLink(origin, issued.token)));
+    const mail = invitationMail(issued, invitationLink(origin, issued.token));
+    // Someone who already has an account gets the unsubscribe link every product mail carries;
+    // an address nobody signed up with has nothing to unsubscribe from.
+    const token = await deps.unsubscribeToken(issued.email);
+    await deps
+      .sender()
+      .send(
+        token ? withUnsubscribe(mail, unsubscribeLinks(token, origin, deps.functionsBase())) : mail,
+      );
     return json({ sent: true, expires_at: issued.expires_at });
   });
 }

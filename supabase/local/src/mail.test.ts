@@ -33,6 +33,38 @@ describe("the mail catcher's send API (Mailpit's POST /api/v1/send)", () => {
     ]);
   });
 
+  it('keeps the headers it is given and answers them as Mailpit does', async () => {
+    const mailbox = new Mailbox();
+    const answer = await send(mailbox, {
+      From: { Email: 'team@shortlane.test' },
+      To: [{ Email: 'ann@example.com' }],
+      Subject: 'Invitation',
+      Text: 'Join us',
+      Headers: {
+        'List-Unsubscribe': '<https://x.test/u?token=1>',
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      },
+    });
+    const { ID } = (await answer.json()) as { ID: string };
+    const headers = await mailbox.handler(
+      new Request(`http://127.0.0.1:54324/api/v1/message/${ID}/headers`),
+    );
+    expect(await headers.json()).toMatchObject({
+      Subject: ['Invitation'],
+      'List-Unsubscribe': ['<https://x.test/u?token=1>'],
+      'List-Unsubscribe-Post': ['List-Unsubscribe=One-Click'],
+    });
+    expect(
+      parseSendRequest({
+        From: { Email: 'a@b.test' },
+        To: [{ Email: 'c@d.test' }],
+        Subject: 's',
+        Text: 't',
+        Headers: { X: 1 },
+      }),
+    ).toBe('Headers must map header names to strings');
+  });
+
   it('refuses what Mailpit would not send', async () => {
     expect(parseSendRequest([])).toBe('The body must be a JSON object');
     expect(parseSendRequest({ To: [{ Email: 'a@b.test' }], Subject: 's', Text: 't' })).toBe(

@@ -13,6 +13,8 @@ export interface OutgoingMail {
   subject: string;
   html: string;
   text: string;
+  /** Extra headers (Mailpit's send API `Headers`), e.g. List-Unsubscribe. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -103,6 +105,20 @@ export class Mailbox implements Mailer {
         messages: found.map(summary),
       });
     }
+    // GET /api/v1/message/{id}/headers: Mailpit's shape, each header's values as a list.
+    if (parts[2] === 'message' && parts[3] && parts[4] === 'headers' && request.method === 'GET') {
+      const message = this.messages.find((m) => m.id === parts[3]);
+      if (!message) return json({ error: 'Message not found' }, 404);
+      const headers: Record<string, string[]> = {
+        From: [message.from],
+        To: [message.to],
+        Subject: [message.subject],
+        Date: [new Date(message.created).toUTCString()],
+        'Message-Id': [`<${message.id}@mailpit>`],
+      };
+      for (const [name, value] of Object.entries(message.headers ?? {})) headers[name] = [value];
+      return json(headers);
+    }
     if (parts[2] === 'message' && parts[3] && request.method === 'GET') {
       const message = this.messages.find((m) => m.id === parts[3]);
       if (!message) return json({ error: 'Message not found' }, 404);
@@ -133,5 +149,11 @@ export function parseSendRequest(body: unknown): OutgoingMail | string {
   if (typeof body.Subject !== 'string' || (text === '' && html === '')) {
     return 'Subject and Text or HTML are required';
   }
-  return { from, to, subject: body.Subject, text, html };
+  let headers: Record<string, string> | undefined;
+  if (body.Headers !== undefined) {
+    if (!isRecord(body.Headers) || !Object.values(body.Headers).every((v) => typeof v === 'string'))
+      return 'Headers must map header names to strings';
+    headers = body.Headers as Record<string, string>;
+  }
+  return { from, to, subject: body.Subject, text, html, ...(headers ? { headers } : {}) };
 }

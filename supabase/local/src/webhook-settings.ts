@@ -36,6 +36,11 @@ export async function writeLocalWebhookSettings(
       `update app.domain_verification_settings set verify_url = $1, verify_key = $2`,
       [`${settings.gatewayUrl}/functions/v1/domain-verify`, settings.serviceRoleKey],
     );
+    // And the metered overage's reporter (migration 20261122006000).
+    await client.query(`update app.overage_settings set report_url = $1, report_key = $2`, [
+      `${settings.gatewayUrl}/functions/v1/overage-report`,
+      settings.serviceRoleKey,
+    ]);
   } finally {
     await client.end();
   }

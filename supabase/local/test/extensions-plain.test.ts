@@ -47,6 +47,8 @@ describe('the stand-ins as plain SQL', () => {
         { jobname: 'audit-retention', schedule: '17 3 * * *' },
         { jobname: 'bulk-fail-stalled-jobs', schedule: '* * * * *' },
         { jobname: 'domain-verify', schedule: '5 seconds' },
+        { jobname: 'overage-report', schedule: '5 seconds' },
+        { jobname: 'usage-periods-roll', schedule: '* * * * *' },
         { jobname: 'webhook-deliver', schedule: '1 seconds' },
         { jobname: 'webhook-flush-clicks', schedule: '10 seconds' },
       ]);

@@ -103,6 +103,7 @@ describe('public.account_usage', () => {
         limit: 7,
         soft_limit: 5,
         overage: true,
+        over: 0,
       });
       // A per-link allowance has no account-wide count.
       expect(usage.limits.max_recent_urls).toMatchObject({ used: null, limit: 5 });
@@ -191,7 +192,7 @@ describe('public.account_usage', () => {
       expect(after.max_web_credits?.used).toBe(5);
     }));
 
-  it('counts a monthly counter last written in an earlier month as reset', () =>
+  it('counts a monthly counter as reset once the period has rolled over', () =>
     withRollback(pool, async (db) => {
       const user = await createUser(db);
       const account = user.personalAccountId;
@@ -201,8 +202,15 @@ describe('public.account_usage', () => {
            ($1, 'max_redirects', 12, $2), ($1, 'max_trackable_clicks', 9, $3)`,
         [account, monthStart(), last],
       );
+      expect((await usageAs(db, user.id, account)).limits.max_redirects?.used).toBe(12);
+      // The stored period ran out (the 1st of the month came): the roll resets both.
+      await db.query(
+        `update app.usage_periods set starts_at = $2, ends_at = now() where account_id = $1`,
+        [account, last],
+      );
+      await db.query('select app.roll_usage_period($1)', [account]);
       const { limits } = await usageAs(db, user.id, account);
-      expect(limits.max_redirects?.used).toBe(12);
+      expect(limits.max_redirects?.used).toBe(0);
       expect(limits.max_trackable_clicks?.used).toBe(0);
     }));
 

@@ -284,6 +284,12 @@ export const ERROR_CODES = {
   survey_answers_invalid: { status: 422, hint: 'answers' },
   survey_answer_required: { status: 422, detail: 'This question needs an answer.' },
   survey_answer_invalid: { status: 422 },
+  // Added by metering (issue 13, item 2).
+  overage_needs_subscription: {
+    status: 422,
+    detail: 'Overages need a paid plan. Upgrade your plan to turn them on.',
+    hint: 'form',
+  },
 } as const satisfies Record<string, { status: number; detail?: string; hint?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -96,6 +96,63 @@ describe('settings/usage', () => {
   });
 });
 
+describe('Manage Overages', () => {
+  const PAID = {
+    ...USAGE,
+    overage_available: true,
+    currency: 'USD',
+    limits: { max_aliases_per_month: { ...option(100, 100), over: 0 } },
+    charges: [
+      {
+        id: 'c1',
+        period_starts_at: '2026-10-01T00:00:00+00:00',
+        period_ends_at: '2026-11-01T00:00:00+00:00',
+        units: 150,
+        amount: 300,
+        currency: 'USD',
+        status: 'reported',
+      },
+    ],
+  };
+
+  it('turns overage on for a paid plan, then shows the units over and what was billed', async () => {
+    const backend = backendWith(PAID);
+    backend.on('POST', '/rest/v1/rpc/set_overage', () =>
+      json({
+        ...PAID,
+        limits: { max_aliases_per_month: { ...option(150, 100, true), over: 50 } },
+      }),
+    );
+    const { user } = renderApp({ route: '/app/settings/usage', world: signedInWorld(), backend });
+    const toggle = await screen.findByRole('switch', {}, SLOW);
+    expect(toggle).not.toBeChecked();
+    expect(screen.getByRole('table', { name: 'Overage billed' })).toHaveTextContent(
+      /150\$3\.00On your next invoice/,
+    );
+    await user.click(toggle);
+    expect(await screen.findByLabelText('Overage this period')).toHaveTextContent(
+      '50 units over, about $1.00',
+    );
+    expect(screen.getByRole('switch')).toBeChecked();
+    const [request] = backend.requestsTo('POST', '/rest/v1/rpc/set_overage');
+    expect(await request?.clone().json()).toEqual({
+      p_account_id: PERSONAL_ACCOUNT,
+      p_enabled: true,
+    });
+  });
+
+  it('offers the upgrade instead without a paid plan', async () => {
+    const backend = backendWith({ ...USAGE, overage_available: false, charges: [] });
+    renderApp({ route: '/app/settings/usage', world: signedInWorld(), backend });
+    expect(await screen.findByText(/Overages need a paid plan/, {}, SLOW)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Upgrade Your Plan' })).toHaveAttribute(
+      'href',
+      '/app/settings/subscription',
+    );
+    expect(screen.queryByRole('switch')).toBeNull();
+  });
+});
+
 describe('team usage page', () => {
   it("reads the team's account and shows the shared panel", async () => {
     const backend = backendWith(USAGE);

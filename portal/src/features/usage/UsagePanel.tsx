@@ -3,6 +3,7 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { SettingsSection } from '../../components/SettingsSection.tsx';
 import { type OptionUsage, useAccountUsageQuery } from '../../data/account-usage-query.ts';
 import { ApiError } from '../../data/unwrap.ts';
+import { OverageSection } from './OverageSection.tsx';
 import { compareOptions, usageColor, usageLabel } from './usageLabels.ts';
 
 const number = new Intl.NumberFormat('en');
@@ -44,6 +45,7 @@ function UsageRow({ option, usage }: { option: string; usage: OptionUsage }) {
         <Text>
           {number.format(used)} / {number.format(limit)} ({shown}%)
           {usage.overage && ' · overage on'}
+          {(usage.over ?? 0) > 0 && ` · ${number.format(usage.over ?? 0)} over`}
         </Text>
       </Group>
       <Progress
@@ -87,19 +89,22 @@ export function UsagePanel({
   }
   const options = Object.keys(usage.data.limits).sort(compareOptions);
   return (
-    <SettingsSection title={title}>
-      <Text c="dimmed" mb="md">
-        Monthly figures reset on {day.format(new Date(usage.data.periodEndsAt))}.
-      </Text>
-      {options.length === 0 ? (
-        <Text>Your plan sets no limits to show.</Text>
-      ) : (
-        <Stack gap="md" aria-label="Usage by limit">
-          {options.map((option) => (
-            <UsageRow key={option} option={option} usage={usage.data.limits[option]!} />
-          ))}
-        </Stack>
-      )}
-    </SettingsSection>
+    <Stack gap="lg">
+      <SettingsSection title={title}>
+        <Text c="dimmed" mb="md">
+          Monthly figures reset on {day.format(new Date(usage.data.periodEndsAt))}.
+        </Text>
+        {options.length === 0 ? (
+          <Text>Your plan sets no limits to show.</Text>
+        ) : (
+          <Stack gap="md" aria-label="Usage by limit">
+            {options.map((option) => (
+              <UsageRow key={option} option={option} usage={usage.data.limits[option]!} />
+            ))}
+          </Stack>
+        )}
+      </SettingsSection>
+      {accountId && <OverageSection accountId={accountId} usage={usage.data} />}
+    </Stack>
   );
 }

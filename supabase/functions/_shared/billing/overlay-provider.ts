@@ -21,6 +21,14 @@ export interface OverlayCheckoutRequest {
   customData: Record<string, string>;
 }
 
+export interface OneTimeCharge {
+  /** Minor units, upper-case ISO currency. */
+  amount: number;
+  currency: string;
+  description: string;
+  customData: Record<string, string>;
+}
+
 export type CancelEffective = 'next_billing_period' | 'immediately';
 
 export interface OverlayBilling {
@@ -35,6 +43,11 @@ export interface OverlayBilling {
   cancel(id: string, effective: CancelEffective): Promise<Subscription>;
   /** Drops a scheduled cancellation: the subscription renews again. */
   removeScheduledChange(id: string): Promise<Subscription>;
+  /**
+   * A one-time charge billed with the subscription's next renewal (non-catalog item; the metered
+   * overage). Paddle has no idempotency key: callers record the charge at once.
+   */
+  chargeOnce(subscriptionId: string, charge: OneTimeCharge): Promise<Subscription>;
   /** Verifies a notification's signature on the raw body (5 s tolerance) and parses it. */
   verifyWebhook(rawBody: string, signature: string | null): Promise<EventEntity>;
 }

@@ -64,6 +64,25 @@ export function createPaddleBilling(paddle: Paddle, webhookSecret: string): Over
     retrieveSubscription: (id) => paddle.subscriptions.get(id),
     cancel: (id, effective) => paddle.subscriptions.cancel(id, { effectiveFrom: effective }),
     removeScheduledChange: (id) => paddle.subscriptions.update(id, { scheduledChange: null }),
+    chargeOnce: (subscriptionId, charge) =>
+      paddle.subscriptions.createOneTimeCharge(subscriptionId, {
+        effectiveFrom: 'next_billing_period',
+        items: [
+          {
+            quantity: 1,
+            price: {
+              description: charge.description,
+              name: charge.description,
+              unitPrice: {
+                amount: String(charge.amount),
+                currencyCode: charge.currency as CurrencyCode,
+              },
+              customData: charge.customData,
+              product: { name: 'Overage', taxCategory: 'standard' },
+            },
+          },
+        ],
+      }),
     verifyWebhook: (rawBody, signature) =>
       paddle.webhooks.unmarshal(rawBody, webhookSecret, signature ?? ''),
   };

@@ -44,6 +44,19 @@ export interface CouponRequest {
   currency: string | null;
 }
 
+export interface InvoiceItemRequest {
+  subscriptionId: string;
+  /** Minor units. */
+  amount: number;
+  currency: string;
+  description: string;
+  /** Unix seconds: the period the amount is for. */
+  periodStart: number;
+  periodEnd: number;
+  metadata: Record<string, string>;
+  idempotencyKey: string;
+}
+
 export interface CardBilling {
   readonly billingType: 1;
   createCustomer(input: {
@@ -94,6 +107,11 @@ export interface CardBilling {
   /** The Stripe coupon for one of our coupons, created the first time it is used. */
   ensureCoupon(coupon: CouponRequest): Promise<Stripe.Coupon>;
   listInvoices(customerId: string): Promise<Stripe.Invoice[]>;
+  /**
+   * A one-off amount on the subscription's next invoice, as a line of its own (an invoice item;
+   * the metered overage). `idempotencyKey` makes a repeated report answer the first item.
+   */
+  addInvoiceItem(input: InvoiceItemRequest): Promise<Stripe.InvoiceItem>;
   /** Verifies a webhook's signature on the raw body (300 s tolerance) and parses the event. */
   verifyWebhook(rawBody: string, signature: string | null): Promise<Stripe.Event>;
 }

@@ -160,6 +160,25 @@ export function createStripeBilling(stripe: Stripe, webhookSecret: string): Card
           : { amount_off: coupon.amountOff!, currency: coupon.currency!.toLowerCase() }),
       });
     },
+    addInvoiceItem: async (input) => {
+      const subscription = await stripe.subscriptions.retrieve(input.subscriptionId);
+      const customer =
+        typeof subscription.customer === 'string'
+          ? subscription.customer
+          : subscription.customer.id;
+      return stripe.invoiceItems.create(
+        {
+          customer,
+          subscription: subscription.id,
+          amount: input.amount,
+          currency: input.currency.toLowerCase(),
+          description: input.description,
+          period: { start: input.periodStart, end: input.periodEnd },
+          metadata: input.metadata,
+        },
+        { idempotencyKey: input.idempotencyKey },
+      );
+    },
     listInvoices: async (customerId) =>
       (await stripe.invoices.list({ customer: customerId, limit: 100 })).data,
     verifyWebhook: (rawBody, signature) =>

@@ -1,5 +1,5 @@
 /**
- * Product mail (invitations today): one interface, the sender chosen by MAIL_PROVIDER.
+ * Product mail (invitations today; every one carries the unsubscribe link of unsubscribe.ts): one interface, the sender chosen by MAIL_PROVIDER.
  *
  *   mailpit  POST {MAILPIT_URL}/api/v1/send, Mailpit's send API. The local stack's mail catcher
  *            speaks it, as does the Mailpit `supabase start` runs: development mail never leaves
@@ -16,6 +16,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe and List-Unsubscribe-Post: unsubscribe.ts). */
+  headers?: Record<string, string>;
 }
 
 export interface MailSender {
@@ -72,6 +74,7 @@ export function mailpitSender(baseUrl: string, from: string, doFetch: Fetch = fe
         Subject: mail.subject,
         Text: mail.text,
         HTML: mail.html,
+        ...(mail.headers ? { Headers: mail.headers } : {}),
       }),
   };
 }
@@ -83,7 +86,14 @@ export function resendSender(apiKey: string, from: string, doFetch: Fetch = fetc
         'resend',
         doFetch,
         'https://api.resend.com/emails',
-        { from, to: [mail.to], subject: mail.subject, text: mail.text, html: mail.html },
+        {
+          from,
+          to: [mail.to],
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          ...(mail.headers ? { headers: mail.headers } : {}),
+        },
         { Authorization: `Bearer ${apiKey}` },
       ),
   };
@@ -103,7 +113,9 @@ export function mailSenderFromEnv(
       return resendSender(need('RESEND_API_KEY'), from);
     default:
       throw new Error(
-        `The environment variable MAIL_PROVIDER must be one of ${MAIL_PROVIDERS.join(', ')} (got ${provider ?? 'nothing'})`,
+        `The environment variable MAIL_PROVIDER must be one of ${MAIL_PROVIDERS.join(
+          ', ',
+        )} (got ${provider ?? 'nothing'})`,
       );
   }
 }

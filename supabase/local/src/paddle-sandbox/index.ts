@@ -16,6 +16,7 @@ import {
 import { PaddleError } from './errors.ts';
 import { PADDLE_JS } from './paddle-js.ts';
 import { paddleDeliverer } from './webhooks.ts';
+import { PaddleOneTimeCharges } from './one-time-charges.ts';
 import { PaddleWorld, type CardPayment, type CheckoutDetails } from './world.ts';
 
 /**
@@ -49,6 +50,7 @@ export interface PaddleSandboxOptions {
 export interface PaddleSandbox {
   handler: WebHandler;
   world: PaddleWorld;
+  oneTimeCharges: PaddleOneTimeCharges;
   stop(): Promise<void>;
 }
 
@@ -85,6 +87,7 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     now: options.now,
     emit: (event) => deliverer.send(event.event_id, JSON.stringify(event)),
   });
+  const oneTimeCharges = new PaddleOneTimeCharges(world);
   /** Checkouts whose card asked for 3-D Secure, waiting for the authentication step. */
   const awaitingAuthentication = new Map<string, { details: CheckoutDetails; card: CardPayment }>();
 
@@ -124,6 +127,8 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
         return envelope(world.updateSubscription(id!, await bodyOf(request)));
       case 'POST subscriptions/:id/cancel':
         return envelope(world.cancelSubscription(id!, await bodyOf(request)));
+      case 'POST subscriptions/:id/charge':
+        return envelope(oneTimeCharges.charge(id!, await bodyOf(request)));
       case 'GET events': {
         // Oldest first, as Paddle lists events; `after` pages on from an event id.
         const query = new URL(request.url).searchParams;
@@ -317,5 +322,5 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     }
   };
 
-  return { handler, world, stop: () => deliverer.stop() };
+  return { handler, world, oneTimeCharges, stop: () => deliverer.stop() };
 }

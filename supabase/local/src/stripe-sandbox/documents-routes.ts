@@ -71,6 +71,10 @@ export function invoicePdf(
     { text: `Status: ${invoice.status}` },
     { text: `Bill to: ${customer.name ?? ''} ${customer.email ?? ''}`.trim(), gap: 6 },
     { text: `Service period: ${day(invoice.period_start)} - ${day(invoice.period_end)}`, gap: 12 },
+    ...invoice.lines.data.map((line, index) => ({
+      text: `${line.description}: ${amount(line.amount)}`,
+      gap: index === 0 ? 6 : 0,
+    })),
     { text: `Amount due: ${amount(invoice.amount_due)}`, bold: true },
     { text: `Amount paid: ${amount(invoice.amount_paid)}` },
     { text: `Amount remaining: ${amount(invoice.amount_remaining)}` },

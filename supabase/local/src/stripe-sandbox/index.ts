@@ -5,6 +5,7 @@ import { authenticationPage, checkoutPage, messagePage } from './checkout-page.t
 import { StripeError, invalidParam } from './errors.ts';
 import { createDocumentRoutes } from './documents-routes.ts';
 import { decodeForm, str, type FormObject } from './form.ts';
+import { StripeInvoiceItems } from './invoice-items.ts';
 import { StripeLifecycle } from './lifecycle.ts';
 import { WebhookDeliverer, type DeliveryOptions, type WebhookEndpoint } from './webhooks.ts';
 import type { StripeDocuments } from './documents.ts';
@@ -37,6 +38,7 @@ export interface StripeSandbox {
   handler: WebHandler;
   world: StripeWorld;
   lifecycle: StripeLifecycle;
+  invoiceItems: StripeInvoiceItems;
   documents: StripeDocuments;
   deliverer: WebhookDeliverer;
   stop(): Promise<void>;
@@ -113,6 +115,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     },
   });
   const lifecycle = new StripeLifecycle(world);
+  const invoiceItems = new StripeInvoiceItems(world);
   const documents = createDocumentRoutes(world, options.publicUrl);
   /** Sessions whose card asked for 3-D Secure, waiting for the confirm step. */
   const awaitingAuthentication = new Map<string, string | null>();
@@ -208,6 +211,12 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
       }
       case 'GET invoices/:id':
         return json(world.invoice(id!));
+      case 'POST invoiceitems':
+        return json(
+          invoiceItems.create(await formOf(request), request.headers.get('idempotency-key')),
+        );
+      case 'GET invoiceitems/:id':
+        return json(invoiceItems.item(id!));
       case 'GET events': {
         const type = query.get('type');
         const events = world.events.filter((event) => !type || event.type === type);
@@ -358,6 +367,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     handler,
     world,
     lifecycle,
+    invoiceItems,
     documents: documents.docs,
     deliverer,
     stop: () => deliverer.stop(),

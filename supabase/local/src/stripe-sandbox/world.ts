@@ -148,10 +148,16 @@ export interface InvoiceLine extends Json {
   period: { start: number; end: number };
   pricing: { type: 'price_details'; price_details: { price: string; product: string } };
   quantity: number;
-  parent: {
-    type: 'subscription_item_details';
-    subscription_item_details: { proration: boolean; subscription: string };
-  };
+  parent:
+    | {
+        type: 'subscription_item_details';
+        subscription_item_details: { proration: boolean; subscription: string };
+      }
+    | {
+        /** A line from an invoice item (`POST /v1/invoiceitems`, invoice-items.ts). */
+        type: 'invoice_item_details';
+        invoice_item_details: { invoice_item: string; proration: false; subscription: string };
+      };
 }
 
 export interface StripeEvent extends Json {

@@ -1,0 +1,3 @@
+import { mailingUnsubscribe } from './handler.ts';
+
+Deno.serve(mailingUnsubscribe);

@@ -1,0 +1,3 @@
+import { reportOverage } from './handler.ts';
+
+Deno.serve(reportOverage);
