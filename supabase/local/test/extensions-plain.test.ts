@@ -46,6 +46,7 @@ describe('the stand-ins as plain SQL', () => {
       expect(jobs.rows).toEqual([
         { jobname: 'audit-retention', schedule: '17 3 * * *' },
         { jobname: 'bulk-fail-stalled-jobs', schedule: '* * * * *' },
+        { jobname: 'domain-purchase', schedule: '5 seconds' },
         { jobname: 'domain-verify', schedule: '5 seconds' },
         { jobname: 'overage-report', schedule: '5 seconds' },
         { jobname: 'usage-periods-roll', schedule: '* * * * *' },
