@@ -29,7 +29,8 @@ export default function CreateSubdomainPage() {
   );
 }
 
-function SubdomainForm({ account }: { account: DomainAccount }) {
+/** The claim form: a label and one of our base domains. */
+export function SubdomainForm({ account }: { account: DomainAccount }) {
   const navigate = useNavigate();
   const notify = useNotify();
   const bases = useVanityBaseDomainsQuery();

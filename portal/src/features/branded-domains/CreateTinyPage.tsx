@@ -5,22 +5,39 @@ import { useDomainUsageQuery } from '../../data/branded-domains/list-query.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href } from '../../routes/paths.ts';
+import { SubdomainForm } from './CreateSubdomainPage.tsx';
 import { DomainScopeGate } from './DomainScopeGate.tsx';
 
 /**
- * settings/create-tiny: the discounted domains of the plan (plan option discounted_domain_count,
- * "3 discounted domains" on Enterprise). A discounted domain is one the customer buys through us
- * at the plan's price; this page says how many the plan includes and leads to the domain search,
- * where the purchase (issue 14, items 5 and 6) applies the discount. Once bought, the domain is
- * registered, gets its DNS zone and is verified without the customer touching DNS.
+ * settings/create-tiny: the short domains a personal plan gives without owning a domain. A vanity
+ * subdomain (name.<one of our base domains>, the same claim as create-subdomain, live at once)
+ * and the plan's discounted domains (plan option discounted_domain_count): a domain bought
+ * through us whose first year is charged at our cost; we register it, set its DNS and verify it.
  */
 export default function CreateTinyPage() {
   const { productName } = useConfig();
-  usePageTitle('Add a discounted domain', productName);
+  usePageTitle('Add a short domain', productName);
   return (
     <Stack gap="lg">
-      <Title order={1}>Add a discounted domain</Title>
-      <DomainScopeGate>{({ account }) => <DiscountedDomains account={account} />}</DomainScopeGate>
+      <Title order={1}>Add a short domain</Title>
+      <DomainScopeGate>
+        {({ account }) => (
+          <Stack gap="xl">
+            <Stack gap="sm" component="section" aria-labelledby="create-tiny-vanity">
+              <Title order={2} size="h3" id="create-tiny-vanity">
+                A vanity subdomain
+              </Title>
+              <SubdomainForm account={account} />
+            </Stack>
+            <Stack gap="sm" component="section" aria-labelledby="create-tiny-discounted">
+              <Title order={2} size="h3" id="create-tiny-discounted">
+                A discounted domain
+              </Title>
+              <DiscountedDomains account={account} />
+            </Stack>
+          </Stack>
+        )}
+      </DomainScopeGate>
     </Stack>
   );
 }

@@ -287,11 +287,20 @@ describe('settings/create-subdomain', () => {
 
 describe('settings/create-tiny', () => {
   it(
-    'says how many discounted domains the plan includes and leads to the domain search',
+    'offers a vanity subdomain, and says how many discounted domains the plan includes with the way to the domain search',
     ROOMY,
     async () => {
-      open('/app/settings/create-tiny');
-      expect(await heading('Add a discounted domain')).toBeInTheDocument();
+      const { backend } = open('/app/settings/create-tiny');
+      backend.on('POST', '/rest/v1/rpc/vanity_base_domains', () =>
+        json([{ id: 'base-1', domain: 'shrt.example' }]),
+      );
+      expect(await heading('Add a short domain')).toBeInTheDocument();
+      const vanity = await screen.findByRole('region', { name: 'A vanity subdomain' }, SLOW);
+      expect(
+        await within(vanity).findByRole('textbox', { name: 'Subdomain' }, SLOW),
+      ).toBeInTheDocument();
+      expect(within(vanity).getByRole('button', { name: 'Claim subdomain' })).toBeEnabled();
+      expect(screen.getByRole('region', { name: 'A discounted domain' })).toBeInTheDocument();
       expect(
         await screen.findByText(/Your plan includes 1 discounted domain:/, undefined, SLOW),
       ).toBeVisible();
