@@ -161,7 +161,7 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The short domains the account may use
+     * The account's short domains, each with whether it takes links now
      * @description Needs the token ability `domains:read`. Spends one API credit.
      */
     get: operations['listDomains'];
@@ -243,6 +243,9 @@ export interface components {
       id: string;
       domain: string;
       kind: string;
+      /** @enum {string} */
+      verification_status: 'pending' | 'verified' | 'failed';
+      usable: boolean;
     };
     DomainList: {
       data: components['schemas']['Domain'][];

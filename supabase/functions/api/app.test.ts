@@ -190,7 +190,14 @@ test('each route needs its ability: allowed with it, 403 without', async () => {
     assert.equal(refused.body.error.code, 'ability_missing');
   }
   const domains = await call(api, 'GET', '/v1/domains', { token: owner.token });
-  assert.ok(domains.body.data.some((row: { domain: string }) => row.domain === domain.domain));
+  const listed = domains.body.data.find((row: { domain: string }) => row.domain === domain.domain);
+  assert.deepEqual(listed, {
+    id: domain.id,
+    domain: domain.domain,
+    kind: 'common',
+    verification_status: 'verified',
+    usable: true,
+  });
 });
 
 test('unknown, malformed, expired and revoked tokens get 401', async () => {

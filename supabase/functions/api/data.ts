@@ -293,8 +293,17 @@ export async function deleteLink(tx: CallerSql, context: TokenContext, id: strin
 }
 
 export async function listDomains(tx: CallerSql, context: TokenContext) {
-  const data = await tx<{ id: string; domain: string; kind: string }[]>`
-    select d.id, d.domain::text as domain, d.kind
+  const data = await tx<
+    {
+      id: string;
+      domain: string;
+      kind: string;
+      verification_status: 'pending' | 'verified' | 'failed';
+      usable: boolean;
+    }[]
+  >`
+    select d.id, d.domain::text as domain, d.kind, d.verification_status,
+      (d.verification_status = 'verified' and not (d.is_disabled or d.is_blocked)) as usable
     from public.domains d
     where not d.is_deleted
       and (d.kind = 'common' or d.account_id = ${context.accountId}

@@ -165,7 +165,7 @@ export const OPERATIONS: Operation[] = [
     method: 'get',
     path: '/v1/domains',
     operationId: 'listDomains',
-    summary: 'The short domains the account may use',
+    summary: "The account's short domains, each with whether it takes links now",
     ability: 'domains:read',
     success: { status: 200, schema: 'DomainList', description: 'Domains.' },
   },

@@ -118,7 +118,15 @@ export const link = z.object({
 
 export const linkPage = z.object({ data: z.array(link), next_cursor: z.string().nullable() });
 
-export const domain = z.object({ id: z.uuid(), domain: z.string(), kind: z.string() });
+export const domain = z.object({
+  id: z.uuid(),
+  domain: z.string(),
+  kind: z.string(),
+  /** Where DNS verification stands (our own domains are verified by staff). */
+  verification_status: z.enum(['pending', 'verified', 'failed']),
+  /** True when links may be made on it now: verified, and neither disabled nor blocked. */
+  usable: z.boolean(),
+});
 
 export const domainList = z.object({ data: z.array(domain) });
 
