@@ -23,6 +23,8 @@ import pg from 'pg';
 import * as XLSX from '@e965/xlsx';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
+import { type CpuGroup, cpuReading } from './cpu.ts';
+import { PostgresCpu } from './postgres-cpu.ts';
 
 const TARGETS_MS: Record<number, number> = { 10_000: 3_000, 100_000: 10_000 };
 const ROWS = (process.env.BENCH_BULK_ROWS ?? '10000,100000')
@@ -102,6 +104,8 @@ async function rawInsertMs(db: pg.Pool, count: number, bare: boolean): Promise<n
 }
 
 interface Context {
+  cpuGroups: CpuGroup[];
+  postgresCpu: PostgresCpu;
   url: string;
   anonKey: string;
   token: string;
@@ -113,6 +117,8 @@ async function importOnce(context: Context, file: Uint8Array, fileName: string) 
   const form = new FormData();
   form.set('file', new Blob([file.slice()]), fileName);
   form.set('domain', context.domain);
+  const cpuBefore = cpuReading(context.cpuGroups);
+  const postgresBefore = context.postgresCpu.sample();
   const started = performance.now();
   const response = await fetch(`${context.url}/functions/v1/bulk-import/bulk/csv`, {
     method: 'POST',
@@ -130,11 +136,26 @@ async function importOnce(context: Context, file: Uint8Array, fileName: string) 
     }>('select status, created, total from public.bulk_jobs where id = $1', [answer.job_id]);
     const job = jobs[0]!;
     if (job.status === 'completed' || job.status === 'failed') {
-      return { answeredMs, doneMs: performance.now() - started, ...job };
+      const doneMs = performance.now() - started;
+      return {
+        answeredMs,
+        doneMs,
+        cpu:
+          `${cpuSpent(cpuBefore, cpuReading(context.cpuGroups))}, ` +
+          `Postgres ${(context.postgresCpu.since(postgresBefore) / 1e9).toFixed(2)} s`,
+        ...job,
+      };
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Every 50 ms: finer polling would load the database whose time is measured.
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** "name 1.23 s" per group: CPU seconds spent between two readings. */
+const cpuSpent = (before: Map<string, number>, after: Map<string, number>) =>
+  [...after]
+    .map(([name, seconds]) => `${name} ${(seconds - (before.get(name) ?? 0)).toFixed(2)} s`)
+    .join(', ');
 
 async function main() {
   process.env.STACK_GATEWAY_PORT ??= '27321';
@@ -190,7 +211,21 @@ async function main() {
       email,
       password,
     });
+    // The gateway, Auth and Storage run in this process (beside the bench's own polling).
+    const cpuGroups: CpuGroup[] = [
+      { name: 'stack (Node)', matches: ({ pid }) => pid === process.pid },
+      {
+        name: 'bulk-import (Deno)',
+        matches: ({ commandLine, parent }) =>
+          parent === process.pid && commandLine.includes('functions/bulk-import/'),
+      },
+    ];
+    const client = await db.connect();
+    const postgresCpu = await PostgresCpu.of(client);
+    client.release();
     const context: Context = {
+      cpuGroups,
+      postgresCpu,
       url: stack.env.SUPABASE_URL,
       anonKey: stack.env.SUPABASE_ANON_KEY,
       token: session.access_token!,
@@ -222,7 +257,8 @@ async function main() {
       const line =
         `${count.toLocaleString('en')} rows ${type} (${(file.length / 1024 / 1024).toFixed(1)} MB): ` +
         `answered in ${result.answeredMs.toFixed(0)} ms, job ${result.status} with ${result.created}/${result.total} links ` +
-        `in ${(result.doneMs / 1000).toFixed(2)} s = ${perSecond(count, result.doneMs)}${verdict}; ` +
+        `in ${(result.doneMs / 1000).toFixed(2)} s = ${perSecond(count, result.doneMs)}${verdict} ` +
+        `(CPU: ${result.cpu}); ` +
         `raw set-based insert ${perSecond(count, rawMs)} (bare ${perSecond(count, bareMs)}); ${load()}`;
       log(line);
       results.push(line);

@@ -17,11 +17,13 @@
  * app.rollup_clicks.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
 import { generateLinks } from './link-data.ts';
+import { processCpuNs } from './postgres-cpu.ts';
 
 const LINKS = positiveInt('BENCH_LINKS', 1_000_000);
 const CLICKS = positiveInt('BENCH_CLICKS', 10_000_000);
@@ -249,26 +251,35 @@ function median(values: number[]): number {
     : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
-/** Runs a case as the user (role authenticated, their JWT claims), RUNS times after a warm-up. */
+/**
+ * Runs a case as the user (role authenticated, their JWT claims), RUNS times after a warm-up.
+ * Beside the client's and the server's time, the CPU the connection's backend spent on the
+ * query (from /proc): on a shared machine the times mostly measure the wait for a core.
+ */
 async function measure(db: pg.Client, userId: string, c: Case) {
   const claims = JSON.stringify({ sub: userId, role: 'authenticated', aal: 'aal1' });
+  const backend = (await db.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
   const client: number[] = [];
   const server: number[] = [];
+  const cpu: number[] = [];
   let rows = 0;
   for (let run = 0; run <= RUNS; run++) {
     await db.query('begin');
     try {
       await db.query(`set local role authenticated`);
       await db.query(`select set_config('request.jwt.claims', $1, true)`, [claims]);
+      const cpuBefore = processCpuNs(backend) ?? NaN;
       const started = performance.now();
       const result = await db.query(c.sql, c.params);
       const elapsed = performance.now() - started;
+      const cpuMs = ((processCpuNs(backend) ?? NaN) - cpuBefore) / 1e6;
       const explained = await db.query<{ 'QUERY PLAN': { 'Execution Time': number }[] }>(
         `explain (analyze, format json) ${c.sql}`,
         c.params,
       );
       if (run > 0) {
         client.push(elapsed);
+        cpu.push(cpuMs);
         server.push(explained.rows[0]?.['QUERY PLAN'][0]?.['Execution Time'] ?? NaN);
       }
       rows = result.rowCount ?? 0;
@@ -276,7 +287,7 @@ async function measure(db: pg.Client, userId: string, c: Case) {
       await db.query('rollback');
     }
   }
-  return { rows, clientMs: median(client), serverMs: median(server) };
+  return { rows, clientMs: median(client), serverMs: median(server), cpuMs: median(cpu) };
 }
 
 async function counts(db: pg.Client) {
@@ -320,8 +331,9 @@ async function main() {
     log(
       `timings for an account with ${rows[0]?.n} links; median of ${RUNS} runs, as that user (RLS on)`,
     );
+    log(`load ${os.loadavg()[0]!.toFixed(1)} (1 min)`);
     console.log(
-      `${'query'.padEnd(52)} ${'rows'.padStart(5)} ${'client'.padStart(9)} ${'server'.padStart(9)}  target`,
+      `${'query'.padEnd(52)} ${'rows'.padStart(5)} ${'client'.padStart(9)} ${'server'.padStart(9)} ${'cpu'.padStart(9)}  target`,
     );
     for (const c of cases(s)) {
       const r = await measure(db, s.userId, c);
@@ -332,7 +344,7 @@ async function main() {
             ? `< ${c.targetMs} ms ok`
             : `> ${c.targetMs} ms MISSED`;
       console.log(
-        `${c.name.padEnd(52)} ${String(r.rows).padStart(5)} ${r.clientMs.toFixed(2).padStart(6)} ms ${r.serverMs.toFixed(2).padStart(6)} ms  ${verdict}`,
+        `${c.name.padEnd(52)} ${String(r.rows).padStart(5)} ${r.clientMs.toFixed(2).padStart(6)} ms ${r.serverMs.toFixed(2).padStart(6)} ms ${r.cpuMs.toFixed(2).padStart(6)} ms  ${verdict}`,
       );
     }
   } finally {

@@ -130,3 +130,66 @@ describe('app.link_counts', () => {
       expect(after.n).toBe(before.n);
     }));
 });
+
+/**
+ * app.link_capacity (bulk import's room under the plan limits, migration 20261122006200) reads
+ * the counters: its answer is the one a count of the account's links gives, live links whose
+ * expiry has passed not counted as active.
+ */
+describe('app.link_capacity', () => {
+  it('answers what a count of the links leaves under each limit', () =>
+    withRollback(pool, async (db) => {
+      const user = await createUser(db);
+      const account = user.personalAccountId;
+      await db.query(
+        `update public.accounts set features = '{use_branded_domains}' where id = $1`,
+        [account],
+      );
+      const common = await createDomain(db);
+      const branded = await createDomain(db, { kind: 'branded', accountId: account });
+      const base = { accountId: account, createdBy: user.id, domainId: common.id };
+      const hour = 3600_000;
+      await createLink(db, base);
+      await createLink(db, { ...base, expiresAt: new Date(Date.now() + hour) });
+      const expired = await createLink(db, { ...base, expiresAt: new Date(Date.now() + hour) });
+      await db.query(
+        `update public.aliases set expires_at = now() - interval '1 minute'
+        where id = $1`,
+        [expired.id],
+      );
+      await createLink(db, { ...base, domainId: branded.id });
+      await createLink(db, {
+        ...base,
+        createdAt: new Date(Date.now() - 400 * 24 * hour),
+        status: 'archived',
+      });
+      // Every limit set (far above the links) but those a case names: the plan's own stay out.
+      const unlimited = {
+        max_active_aliases: 1e9,
+        max_aliases_per_month: 1e9,
+        max_branded_aliases_per_month: 1e9,
+        max_aliases: 1e9,
+      };
+      const capacity = async (limits: Partial<typeof unlimited>, isBranded: boolean) => {
+        await db.query(`delete from public.account_usage where account_id = $1`, [account]);
+        await db.query(
+          `insert into public.account_usage (account_id, name, "limit")
+           select $1, l.key, l.value::bigint from jsonb_each_text($2) as l`,
+          [account, JSON.stringify({ ...unlimited, ...limits })],
+        );
+        const { n } = await one<{ n: string | null }>(db, `select app.link_capacity($1, $2) as n`, [
+          account,
+          isBranded,
+        ]);
+        return n === null ? null : Number(n);
+      };
+      // Links: 5 in all, 4 this month, 1 of them branded; 4 live, of which 1 expired: 3 active.
+      expect(await capacity({ max_active_aliases: 10 }, false)).toBe(7);
+      expect(await capacity({ max_aliases_per_month: 6 }, false)).toBe(2);
+      expect(await capacity({ max_branded_aliases_per_month: 3 }, true)).toBe(2);
+      // Off a branded domain the branded limit takes no part.
+      expect(await capacity({ max_branded_aliases_per_month: 3 }, false)).toBe(1e9 - 5);
+      expect(await capacity({ max_aliases: 5, max_active_aliases: 10 }, false)).toBe(0);
+      expect(await capacity({ max_active_aliases: 4, max_aliases: 100 }, true)).toBe(1);
+    }));
+});
