@@ -169,60 +169,9 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- The room left under the plan's link limits (20261122001200), on the counters
--- app.check_link_limits reads (20261122003100) instead of a count of every link of the account
--- per chunk. Same limits, same lock, same answer: "active" is the live count less the live links
--- whose expiry has passed (counted only when some live link has an expiry).
-
-create or replace function app.link_capacity(p_account_id uuid, p_branded boolean)
-returns bigint
-language plpgsql security definer
-set search_path = ''
-as $$
-declare
-  v_active_limit bigint := app.account_limit(p_account_id, 'max_active_aliases');
-  v_monthly_limit bigint := app.account_limit(p_account_id, 'max_aliases_per_month');
-  v_branded_limit bigint := case when p_branded
-    then app.account_limit(p_account_id, 'max_branded_aliases_per_month') end;
-  v_total_limit bigint := app.account_limit(p_account_id, 'max_aliases');
-  v_month_start timestamptz := date_trunc('month', now(), 'UTC');
-  v_counts record;
-  v_active bigint;
-begin
-  if v_active_limit is null and v_monthly_limit is null and v_branded_limit is null
-    and v_total_limit is null then
-    return null;
-  end if;
-  perform pg_advisory_xact_lock(hashtextextended('links:' || p_account_id::text, 0));
-  if exists (
-    select 1 from public.account_usage u
-    where u.account_id = p_account_id and u.name = 'max_active_aliases' and u.overage_enabled
-  ) then
-    v_active_limit := null;
-  end if;
-  select coalesce(sum(c.links), 0) as total,
-    coalesce(sum(c.links) filter (where c.month >= v_month_start), 0) as monthly,
-    coalesce(sum(c.branded) filter (where c.month >= v_month_start), 0) as branded,
-    coalesce(sum(c.live), 0) as live,
-    coalesce(sum(c.live_expiring), 0) as live_expiring
-  into v_counts
-  from app.link_counts c
-  where c.account_id = p_account_id;
-  v_active := v_counts.live;
-  if v_active_limit is not null and v_counts.live_expiring > 0 then
-    select v_counts.live - count(*) into v_active
-    from public.aliases a
-    where a.account_id = p_account_id
-      and app.alias_is_active(a.status)
-      and a.expires_at <= now();
-  end if;
-  -- least() skips nulls: only the limits that exist take part.
-  return greatest(0, least(
-    v_active_limit - v_active, v_monthly_limit - v_counts.monthly,
-    v_branded_limit - v_counts.branded, v_total_limit - v_counts.total
-  ));
-end;
-$$;
+-- The room left under the plan's link limits is app.link_capacity_left (20261122006000), which
+-- already reads the counters app.check_link_limits reads instead of a count of every link of the
+-- account per chunk; this migration leaves it as it is.
 
 -- ---------------------------------------------------------------------------------------------
 -- bulk_create_links (20261122003500), the chunk's hosts judged through the set-based functions
