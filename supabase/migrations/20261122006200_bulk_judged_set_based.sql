@@ -4,8 +4,8 @@
 -- and the destination rule ~230 of it, judged twice (by app.bulk_create_links for per-row errors,
 -- then by long_urls' triggers for the table): per row the stored-form test (8 µs, twice), per
 -- distinct host a PL/pgSQL call for internal names and three indexed look-ups per name for our
--- own and banned domains (twice). And each chunk counted every link of the account for the plan
--- limits (app.link_capacity), so the twentieth chunk of an import counted 95,000 links.
+-- own and banned domains (twice). (Each chunk also counted every link of the account for the plan
+-- limits; app.link_capacity_left of 20261122006000 reads the counters instead.)
 --
 -- Same rules, same verdicts, cheaper:
 --   app.stored_destination_host   the dot-segment and punycode tests (regular expressions) run
@@ -15,7 +15,6 @@
 --   app.hosts_refused             own and banned domains by joins over every host's names at once
 --                                 (one hash or index join instead of two sub-queries per name);
 --   app.check_long_url_hosts      long_urls' statement trigger through the two above;
---   app.link_capacity             on app.link_counts (20261122003100), as app.check_link_limits;
 --   app.bulk_create_links         its host judgement through the two above.
 
 -- ---------------------------------------------------------------------------------------------
