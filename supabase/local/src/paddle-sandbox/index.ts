@@ -13,7 +13,8 @@ import {
   type FrameContext,
   type PostedEvent,
 } from './checkout-page.ts';
-import { PaddleError } from './errors.ts';
+import { PaddleError, invalidField } from './errors.ts';
+import { PaddleLifecycle } from './lifecycle.ts';
 import { PADDLE_JS } from './paddle-js.ts';
 import { paddleDeliverer } from './webhooks.ts';
 import { PaddleWorld, type CardPayment, type CheckoutDetails } from './world.ts';
@@ -49,6 +50,7 @@ export interface PaddleSandboxOptions {
 export interface PaddleSandbox {
   handler: WebHandler;
   world: PaddleWorld;
+  lifecycle: PaddleLifecycle;
   stop(): Promise<void>;
 }
 
@@ -85,15 +87,42 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     now: options.now,
     emit: (event) => deliverer.send(event.event_id, JSON.stringify(event)),
   });
+  const lifecycle = new PaddleLifecycle(world, () => options.defaultPaymentLink ?? null);
   /** Checkouts whose card asked for 3-D Secure, waiting for the authentication step. */
   const awaitingAuthentication = new Map<string, { details: CheckoutDetails; card: CardPayment }>();
 
-  async function api(request: Request, path: string[]): Promise<Response> {
+  function authenticate(request: Request): void {
     const header = request.headers.get('authorization') ?? '';
     const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     if (!key) throw new PaddleError(401, 'authentication_missing', 'Authentication header missing');
     if (!sameKey(key, apiKey))
       throw new PaddleError(403, 'forbidden', "You aren't permitted to perform this request.");
+  }
+
+  /**
+   * The sandbox's controls, standing in for time and for a card going bad (Bearer API key):
+   *   POST /_sandbox/subscriptions/{id}/renew { outcome?: "failed" }   the period ends now
+   *   POST /_sandbox/customers/{id}/card { outcome: "declined" | "succeeds" }
+   */
+  async function controls(request: Request, path: string[]): Promise<Response> {
+    authenticate(request);
+    const [resource, id, action] = path;
+    const body = await bodyOf(request);
+    if (request.method === 'POST' && resource === 'subscriptions' && id && action === 'renew')
+      return envelope(lifecycle.renew(id, body.outcome === 'failed' ? 'failed' : 'charge'));
+    if (request.method === 'POST' && resource === 'customers' && id && action === 'card') {
+      const customer = world.customer(id);
+      if (body.outcome !== 'declined' && body.outcome !== 'succeeds')
+        throw invalidField('outcome', 'must be declined or succeeds');
+      if (body.outcome === 'declined') world.decliningCustomers.add(customer.id);
+      else world.decliningCustomers.delete(customer.id);
+      return envelope(customer);
+    }
+    throw new PaddleError(404, 'not_found', `Unrecognized request: ${request.method} /_sandbox`);
+  }
+
+  async function api(request: Request, path: string[]): Promise<Response> {
+    authenticate(request);
     const [resource, id, action] = path;
     const route = `${request.method} ${resource}${id ? '/:id' : ''}${action ? `/${action}` : ''}`;
     switch (route) {
@@ -121,7 +150,34 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
       case 'GET subscriptions/:id':
         return envelope(world.subscription(id!));
       case 'PATCH subscriptions/:id':
-        return envelope(world.updateSubscription(id!, await bodyOf(request)));
+        return envelope(lifecycle.update(id!, await bodyOf(request)));
+      case 'PATCH subscriptions/:id/preview':
+        return envelope(lifecycle.preview(id!, await bodyOf(request)));
+      case 'GET subscriptions/:id/update-payment-method-transaction':
+        return envelope(lifecycle.paymentMethodTransaction(id!));
+      case 'POST discounts':
+        return envelope(world.createDiscount(await bodyOf(request)), 201);
+      case 'GET discounts/:id':
+        return envelope(world.discount(id!));
+      case 'GET discounts': {
+        // Filtered by `code` (comma-separated), as Paddle lists them; one page is enough here.
+        const codes = new URL(request.url).searchParams.get('code')?.split(',') ?? null;
+        const found = [...world.discounts.values()].filter(
+          (discount) => !codes || (discount.code !== null && codes.includes(discount.code)),
+        );
+        return json({
+          data: found,
+          meta: {
+            request_id: randomUUID(),
+            pagination: {
+              per_page: 50,
+              next: `${options.publicUrl}/discounts?after=${found.at(-1)?.id ?? ''}`,
+              has_more: false,
+              estimated_total: found.length,
+            },
+          },
+        });
+      }
       case 'POST subscriptions/:id/cancel':
         return envelope(world.cancelSubscription(id!, await bodyOf(request)));
       case 'GET events': {
@@ -310,6 +366,7 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
           },
         });
       if (parts[0] === 'checkout' && parts[1]) return await checkout(request, parts);
+      if (parts[0] === '_sandbox') return await controls(request, parts.slice(1));
       return await api(request, parts);
     } catch (error) {
       if (error instanceof PaddleError) return error.toResponse();
@@ -317,5 +374,5 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     }
   };
 
-  return { handler, world, stop: () => deliverer.stop() };
+  return { handler, world, lifecycle, stop: () => deliverer.stop() };
 }
