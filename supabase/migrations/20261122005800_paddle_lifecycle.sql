@@ -26,6 +26,7 @@ declare
   v_existing record;
   v_price record;
   v_next record;
+  v_has_next boolean := false;
   v_ends_at timestamptz;
   v_next_starts timestamptz;
 begin
@@ -84,8 +85,9 @@ begin
     from public.plan_prices pp join public.plans p on p.id = pp.plan_id
     where v_scheduled_text ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
       and pp.id = v_scheduled_text::uuid;
+    v_has_next := found;
   end if;
-  if v_next.id is not null then
+  if v_has_next then
     insert into public.subscriptions (account_id, plan_id, price_id, type, name, "group",
       billing_type, billing_id, interval, amount, currency, period_starts_at, period_ends_at,
       billing_status, billing_synced_at)

@@ -73,7 +73,7 @@ export interface LifecycleDeps {
 
 // amount is a bigint, which postgres.js hands over as text; minor units fit a float8 exactly.
 export const SUBSCRIPTION_COLUMNS =
-  'id, name, interval, amount::float8 as amount, currency, billing_type, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
+  'id, account_id, name, interval, amount::float8 as amount, currency, billing_type, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
 
 /*
  * A plan subscription at a provider: a Stripe subscription (`sub_…`, never a future row; pending

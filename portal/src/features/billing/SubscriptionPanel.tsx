@@ -224,9 +224,6 @@ export function SubscriptionPanel({ scope }: { scope: SubscriptionScope }) {
     subscription?.ends_at != null && new Date(subscription.ends_at).getTime() <= now.getTime();
   const live = subscription && !ended ? subscription : null;
   const busy = running != null;
-  // Paddle subscriptions (billing type 2) are cancelled and resumed here; plan changes and
-  // reactivation are Stripe's only for now (the billing function answers 406 for them).
-  const changeable = subscription?.billing_type !== 2;
 
   return (
     <Stack gap="lg">
@@ -253,16 +250,14 @@ export function SubscriptionPanel({ scope }: { scope: SubscriptionScope }) {
               Your {planTitle(subscription.name)} plan ended on{' '}
               {formatDate(subscription.ends_at!, locale)}.
             </Text>
-            {changeable && (
-              <Button
-                w="fit-content"
-                loading={running === 'reactivate'}
-                disabled={busy}
-                onClick={() => void run('reactivate')}
-              >
-                Reactivate {planTitle(subscription.name)}
-              </Button>
-            )}
+            <Button
+              w="fit-content"
+              loading={running === 'reactivate'}
+              disabled={busy}
+              onClick={() => void run('reactivate')}
+            >
+              Reactivate {planTitle(subscription.name)}
+            </Button>
           </Stack>
         )}
         {live && (
@@ -289,15 +284,13 @@ export function SubscriptionPanel({ scope }: { scope: SubscriptionScope }) {
             <Group>
               {live.ends_at == null ? (
                 <>
-                  {changeable && (
-                    <Button
-                      variant="light"
-                      component={Link}
-                      to={links.update(live.name, OTHER[live.interval])}
-                    >
-                      Switch to {OTHER[live.interval]} billing
-                    </Button>
-                  )}
+                  <Button
+                    variant="light"
+                    component={Link}
+                    to={links.update(live.name, OTHER[live.interval])}
+                  >
+                    Switch to {OTHER[live.interval]} billing
+                  </Button>
                   <Button color="red" variant="light" component={Link} to={links.cancel}>
                     Cancel subscription
                   </Button>
@@ -312,15 +305,10 @@ export function SubscriptionPanel({ scope }: { scope: SubscriptionScope }) {
                 </Button>
               )}
             </Group>
-            {!changeable && (
-              <Text size="sm" c="dimmed" data-testid="no-plan-changes">
-                Plan changes are not available yet for a subscription paid through Paddle.
-              </Text>
-            )}
           </Stack>
         )}
       </Paper>
-      {(!live || (live.ends_at == null && changeable)) && (
+      {(!live || live.ends_at == null) && (
         <Stack gap="xs">
           <Title order={2} size="h4">
             {live ? 'Change plan' : 'Choose a plan'}
