@@ -11,13 +11,13 @@ import { stackEnv } from '../support/stack.ts';
  * sandbox's signed notification records the plan, which the success page waits for.
  */
 
-async function payWith(checkout: FrameLocator, card: string) {
+async function payWith(checkout: FrameLocator, card: string, button = 'Subscribe now') {
   await checkout.getByLabel('ZIP/Postcode').fill('10001');
   await checkout.getByLabel('Card number').fill(card);
   await checkout.getByLabel('Name on card').fill('E2E Buyer');
   await checkout.getByLabel('Expiration date').fill('12/34');
   await checkout.getByLabel('Security code').fill('123');
-  await checkout.getByRole('button', { name: 'Subscribe now' }).click();
+  await checkout.getByRole('button', { name: button }).click();
 }
 
 async function openProOverlay(page: Page): Promise<FrameLocator> {
@@ -56,8 +56,6 @@ test.describe('subscribing through the Paddle overlay (billing type 2)', () => {
     await page.getByRole('link', { name: 'See your subscription' }).click();
     await expect(page.getByTestId('current-plan')).toHaveText('Pro');
     await expect(page.getByTestId('trial-days-left')).toHaveText('7 days left in your trial.');
-    // Plan changes are Stripe's only for now; cancel and resume go through the lifecycle pages.
-    await expect(page.getByTestId('no-plan-changes')).toBeVisible();
     await page.getByRole('link', { name: 'Cancel subscription' }).click();
     await page.getByRole('button', { name: 'Cancel at the end of the period' }).click();
     await expect(page).toHaveURL('/app/settings/subscription');
@@ -89,5 +87,81 @@ test.describe('subscribing through the Paddle overlay (billing type 2)', () => {
     await page.waitForURL(/\/app\/pricing/);
     await page.goto('/app/settings/subscription');
     await expect(page.getByTestId('current-plan')).toHaveText('Free');
+  });
+});
+
+/** The sandbox's clock control: the subscription's period ends now (its renewal is billed). */
+async function renewNow(page: Page, outcome: 'charge' | 'failed') {
+  const env = stackEnv();
+  const { data } = await page.request
+    .get(
+      `${env.SUPABASE_URL}/rest/v1/subscriptions?select=billing_id&billing_type=eq.2&billing_id=like.sub_*&order=created_at.desc&limit=1`,
+      {
+        headers: {
+          apikey: env.SUPABASE_SERVICE_ROLE_KEY,
+          authorization: `Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`,
+        },
+      },
+    )
+    .then(async (response) => ({ data: (await response.json()) as { billing_id: string }[] }));
+  const response = await page.request.post(
+    `${env.PADDLE_API_BASE}/_sandbox/subscriptions/${data[0]!.billing_id}/renew`,
+    {
+      headers: { authorization: `Bearer ${env.PADDLE_API_KEY}` },
+      data: outcome === 'failed' ? { outcome: 'failed' } : {},
+    },
+  );
+  expect(response.ok()).toBe(true);
+}
+
+test.describe('changing a Paddle plan and paying a past-due renewal (billing type 2)', () => {
+  test('monthly to yearly is charged now, prorated; a declined renewal is paid from the past-due page', async ({
+    page,
+    factories,
+  }) => {
+    test.slow();
+    const user = await factories.createConfirmedUser();
+    await preferPaddle(stackEnv(), user);
+    await page.goto('/app/login');
+    await logIn(page, user.email, user.password);
+    await expect(page).toHaveURL('/app');
+    // Pro monthly from the subscription page (no trial: the plan changes are billed).
+    await page.goto('/app/settings/subscription');
+    await page.getByRole('button', { name: 'Choose Pro (monthly)' }).click();
+    await page.waitForURL(/\/paddle\/payment\?_ptxn=txn_/);
+    const checkout = page.frameLocator('iframe[name="paddle_frame"]');
+    await payWith(checkout, '4242 4242 4242 4242');
+    await page.waitForURL(/\/app\/settings\/subscription\/success\?session_id=txn_/);
+    await expect(page.getByTestId('subscribed-plan')).toHaveText(/Pro \(monthly\)/);
+    // The trial ends and the first month is billed to the card on file.
+    await renewNow(page, 'charge');
+
+    await page.goto('/app/settings/subscription');
+    await page.getByRole('link', { name: 'Switch to yearly billing' }).click();
+    await expect(page.getByTestId('amount-due')).toContainText('Due today');
+    await page.getByRole('button', { name: 'Confirm and pay' }).click();
+    await expect(page.getByTestId('updated-plan')).toHaveText('You are now on Pro (yearly).');
+
+    // A downgrade back to monthly waits for the period end, and can be dropped.
+    await page.goto('/app/settings/subscription');
+    await page.getByRole('link', { name: 'Switch to monthly billing' }).click();
+    await page.getByRole('button', { name: 'Schedule the change' }).click();
+    await expect(page.getByTestId('pending-downgrade')).toContainText('Pro (monthly)');
+    await page.getByRole('button', { name: 'Keep my current plan' }).click();
+    await expect(page.getByTestId('pending-downgrade')).toHaveCount(0);
+
+    // The renewal's card is declined: past due, the app sends the user to pay.
+    await renewNow(page, 'failed');
+    await page.goto('/app/settings/subscription');
+    await expect(page.getByText('Past due')).toBeVisible();
+    await page.goto('/app/subscribe');
+    await page.getByRole('button', { name: /pay now/i }).click();
+    await page.waitForURL(/\/paddle\/payment\?flow=invoice-payment&_ptxn=txn_/);
+    const due = page.frameLocator('iframe[name="paddle_frame"]');
+    await payWith(due, '4242 4242 4242 4242', 'Pay now');
+    await page.waitForURL('/app');
+    await page.goto('/app/settings/subscription');
+    await expect(page.getByText('Past due')).toHaveCount(0);
+    await expect(page.getByTestId('renewal')).toContainText('Renews on');
   });
 });

@@ -324,13 +324,6 @@ function moneyOf(value: unknown, path: string): { amount: string; currency_code:
   return { amount, currency_code: currency };
 }
 
-const sumTotals = (amount: number): Totals => ({
-  subtotal: String(amount),
-  discount: '0',
-  tax: '0',
-  total: String(amount),
-});
-
 export interface PaddleWorldOptions {
   /** Milliseconds since the epoch (tests move it). */
   now?: () => number;
