@@ -5,6 +5,7 @@ import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { ALREADY_SUBSCRIBED, createBillingHandler } from './handler.ts';
+import { applyDueDowngrades } from './lifecycle.ts';
 
 /**
  * The handler called directly against the running stack and its Stripe and Paddle sandboxes;
@@ -377,6 +378,36 @@ Deno.test(
           return state.body.subscription.billing_status === 'active' ? state : null;
         });
         assert.equal((await call(user, 'POST', '/settings/subscription/pay', {})).status, 404);
+      });
+
+      await t.step('a due downgrade is applied before the renewal, which bills it', async () => {
+        const scheduled = await call(user, 'PUT', '/settings/subscription', order);
+        assert.equal(scheduled.body.future.interval, 'monthly');
+        // Not due within a day (the period ends in a year): it stays pending.
+        await applyDueDowngrades(sql(), overlayBillingFromEnv(), 86_400_000);
+        const pending = await call(user, 'GET', '/settings/subscription');
+        assert.equal(pending.body.future.interval, 'monthly');
+        assert.equal(pending.body.subscription.interval, 'yearly');
+        const id = await paddleSubscriptionId(user);
+        // The cron's window reaching the period end (here: any window past it).
+        assert.ok(
+          (await applyDueDowngrades(sql(), overlayBillingFromEnv(), 400 * 86_400_000)) >= 1,
+        );
+        const state = await call(user, 'GET', '/settings/subscription');
+        assert.equal(state.body.subscription.interval, 'monthly');
+        assert.equal(state.body.future, null);
+        await sandbox(`/subscriptions/${id}/renew`, {});
+        const renewal = await until(async () => {
+          const { data } = await admin
+            .from('invoices')
+            .select('amount, status')
+            .eq('billing_type', 2)
+            .eq('account_id', state.body.subscription.account_id)
+            .order('issued_at', { ascending: false })
+            .limit(1);
+          return data?.[0]?.status === 'paid' ? data[0] : null;
+        });
+        assert.equal(renewal.amount, state.body.subscription.amount);
       });
 
       await t.step(

@@ -20,8 +20,9 @@
  *
  *   GET    /billing/subscriptions?billing_type=      the account's plan subscriptions (app-shell 7),
  *          also organization/{org}/team/{team}/subscriptions and organization/{org}/subscriptions
- *   POST   /billing/paddle/scheduled-changes          service role (cron): pending Paddle
- *          downgrades whose period ends soon are applied → { applied }
+ *   POST   /billing/paddle/scheduled-changes { lead_seconds? }   service role (cron job
+ *          paddle-downgrades): pending Paddle downgrades whose period ends within the lead are
+ *          applied → { applied }
  */
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
@@ -90,7 +91,7 @@ const defaults: BillingDeps = {
 export const BILLING_ADDRESS_REQUIRED =
   'This plan needs your billing address and tax details before you subscribe.';
 
-/** How long before a period ends a pending Paddle downgrade is applied (the cron's window). */
+/** How long before a period ends a pending Paddle downgrade is applied, unless the cron says. */
 export const DOWNGRADE_LEAD_MS = 60 * 60_000;
 
 /** An account that names no billing type pays with its preferred provider, else the default. */
@@ -298,9 +299,13 @@ export function createBillingHandler(deps: BillingDeps = defaults) {
     if (method === 'POST' && path === '/paddle/scheduled-changes') {
       if (callerOf(request).claims.role !== 'service_role')
         throw new HttpError(403, 'Permission denied', 'permission_denied');
-      return json({
-        applied: await applyDueDowngrades(deps.db(), deps.paddle(), DOWNGRADE_LEAD_MS),
-      });
+      // The cron job names its window (app.billing_schedule_settings.lead_seconds).
+      const lead = (await jsonBody(request)).lead_seconds;
+      const leadMs =
+        typeof lead === 'number' && Number.isInteger(lead) && lead >= 0 && lead <= 86_400
+          ? lead * 1000
+          : DOWNGRADE_LEAD_MS;
+      return json({ applied: await applyDueDowngrades(deps.db(), deps.paddle(), leadMs) });
     }
     const list = listSubscriptions(request, path, deps.db());
     if (method === 'GET' && list) return await list;
