@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { FrameLocator, Page } from '@playwright/test';
 import { preferPaddle } from '../support/paddle.ts';
 import { expect, test } from '../support/fixtures.ts';
-import { logIn } from '../support/shell.ts';
+import type { TestUser } from '../support/factories.ts';
+import { logIn, serviceClient } from '../support/shell.ts';
 import { stackEnv } from '../support/stack.ts';
+import { makeStaff } from './kiosk-support.ts';
 
 /**
  * Billing type 2 end to end: for an account whose provider is Paddle, the pricing page's
@@ -90,28 +93,30 @@ test.describe('subscribing through the Paddle overlay (billing type 2)', () => {
   });
 });
 
-/** The sandbox's clock control: the subscription's period ends now (its renewal is billed). */
-async function renewNow(page: Page, outcome: 'charge' | 'failed') {
+/** The sandbox's clock control: the user's Paddle subscription's period ends now (billed). */
+async function renewNow(page: Page, user: TestUser, outcome: 'charge' | 'failed') {
   const env = stackEnv();
-  const { data } = await page.request
-    .get(
-      `${env.SUPABASE_URL}/rest/v1/subscriptions?select=billing_id&billing_type=eq.2&billing_id=like.sub_*&order=created_at.desc&limit=1`,
-      {
-        headers: {
-          apikey: env.SUPABASE_SERVICE_ROLE_KEY,
-          authorization: `Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`,
-        },
-      },
-    )
-    .then(async (response) => ({ data: (await response.json()) as { billing_id: string }[] }));
+  const db = serviceClient();
+  const profile = await db
+    .from('profiles')
+    .select('personal_account_id')
+    .eq('id', user.id)
+    .single();
+  const subscription = await db
+    .from('subscriptions')
+    .select('billing_id')
+    .eq('account_id', profile.data!.personal_account_id)
+    .eq('billing_type', 2)
+    .not('billing_id', 'like', '%:scheduled')
+    .single();
   const response = await page.request.post(
-    `${env.PADDLE_API_BASE}/_sandbox/subscriptions/${data[0]!.billing_id}/renew`,
+    `${env.PADDLE_API_BASE}/_sandbox/subscriptions/${subscription.data!.billing_id}/renew`,
     {
       headers: { authorization: `Bearer ${env.PADDLE_API_KEY}` },
       data: outcome === 'failed' ? { outcome: 'failed' } : {},
     },
   );
-  expect(response.ok()).toBe(true);
+  expect(response.ok(), await response.text()).toBe(true);
 }
 
 test.describe('changing a Paddle plan and paying a past-due renewal (billing type 2)', () => {
@@ -134,7 +139,7 @@ test.describe('changing a Paddle plan and paying a past-due renewal (billing typ
     await page.waitForURL(/\/app\/settings\/subscription\/success\?session_id=txn_/);
     await expect(page.getByTestId('subscribed-plan')).toHaveText(/Pro \(monthly\)/);
     // The trial ends and the first month is billed to the card on file.
-    await renewNow(page, 'charge');
+    await renewNow(page, user, 'charge');
 
     await page.goto('/app/settings/subscription');
     await page.getByRole('link', { name: 'Switch to yearly billing' }).click();
@@ -151,7 +156,7 @@ test.describe('changing a Paddle plan and paying a past-due renewal (billing typ
     await expect(page.getByTestId('pending-downgrade')).toHaveCount(0);
 
     // The renewal's card is declined: past due, the app sends the user to pay.
-    await renewNow(page, 'failed');
+    await renewNow(page, user, 'failed');
     await page.goto('/app/settings/subscription');
     await expect(page.getByText('Past due')).toBeVisible();
     await page.goto('/app/subscribe');
@@ -164,4 +169,52 @@ test.describe('changing a Paddle plan and paying a past-due renewal (billing typ
     await expect(page.getByText('Past due')).toHaveCount(0);
     await expect(page.getByTestId('renewal')).toContainText('Renews on');
   });
+});
+
+test('an organization owner subscribes the organization through Paddle with a coupon', async ({
+  page,
+  factories,
+}) => {
+  test.slow();
+  const code = `PDL${randomUUID().slice(0, 6).toUpperCase()}`;
+  expect(
+    (await serviceClient().from('coupons').insert({ code, percent_off: 20 })).error,
+  ).toBeNull();
+  // Organization pages are behind the developer flag for now (the rollout switch).
+  const owner = await makeStaff(await factories.createConfirmedUser());
+  const organization = await factories.createOrganization(owner, 'Initech');
+  await preferPaddle(stackEnv(), owner, organization.accountId);
+  // A plan before: no trial, so the first charge is today's and the coupon comes off it.
+  const history = await serviceClient().from('subscriptions').insert({
+    account_id: organization.accountId,
+    name: 'pro',
+    interval: 'monthly',
+    currency: 'USD',
+    period_starts_at: '2020-01-01T00:00:00Z',
+    ends_at: '2020-02-01T00:00:00Z',
+  });
+  expect(history.error).toBeNull();
+  await page.goto('/app/login');
+  await logIn(page, owner.email, owner.password);
+  await expect(page).toHaveURL('/app');
+  await page.goto(`/app/pricing?coupon=${code}`);
+  await expect(page.getByText(`Coupon ${code}: 20% off`)).toBeVisible();
+  await page.goto(`/app/organizations/${organization.slug}/settings/profile/subscription`);
+  await page.getByRole('button', { name: 'Choose Pro (yearly)' }).click();
+  await page.waitForURL(/\/paddle\/payment\?scope=organization%3A[a-z0-9-]+&_ptxn=txn_/);
+  const checkout = page.frameLocator('iframe[name="paddle_frame"]');
+  // $129.00 less 20%.
+  await expect(checkout.getByTestId('due-today')).toHaveText('$103.20');
+  await payWith(checkout, '4242 4242 4242 4242');
+  await page.waitForURL(
+    new RegExp(
+      `/app/organizations/${organization.slug}/settings/profile/subscription/success\\?session_id=txn_`,
+    ),
+  );
+  await expect(page.getByTestId('subscribed-plan')).toHaveText(/You are now on Pro \(yearly\)/);
+  const invoices = await serviceClient()
+    .from('invoices')
+    .select('amount')
+    .eq('account_id', organization.accountId);
+  expect(invoices.data).toEqual([{ amount: 10320 }]);
 });
