@@ -34,7 +34,8 @@ function paddleSubscription(
     currencyCode: 'USD',
     updatedAt: updatedAt.toISOString(),
     currentBillingPeriod: {
-      startsAt: new Date(periodEnd.getTime() - 30 * DAY).toISOString(),
+      // Before the transaction's now(), which is what "has started" is read against.
+      startsAt: new Date(Date.now() - DAY).toISOString(),
       endsAt: periodEnd.toISOString(),
     },
     scheduledChange: null,
