@@ -4,7 +4,8 @@
 -- function) until the billing function swaps the items just before the period ends; meanwhile
 -- app.apply_paddle_subscription keeps it as the account's future row ('<sub>:scheduled'), the
 -- way a Stripe schedule's next phase is kept ('sub_sched_…'). A payment-method update's
--- zero-value transaction records the new card and no invoice.
+-- zero-value transaction records the new card (its brand, and pm_synced_at, which the
+-- payment-method page waits on) and no invoice.
 --
 -- Both functions as 20261122005500 otherwise.
 
@@ -169,18 +170,20 @@ begin
   -- then, and an older customer notification leaves it alone.
   if v_card is not null and v_customer is not null then
     insert into public.billing_customers as c (account_id, billing_type, billing_id, is_preferred,
-      pm_type, pm_last_four, pm_expiration, billing_synced_at)
+      pm_type, pm_last_four, pm_expiration, pm_synced_at, billing_synced_at)
     values (v_account, 2, v_customer,
       not exists (select 1 from public.billing_customers b where b.account_id = v_account),
-      'card',
+      -- The card's brand, as the payment-method page names it (visa, mastercard…).
+      coalesce(nullif(lower(v_card ->> 'type'), ''), 'card'),
       case when v_card ->> 'last4' ~ '^[0-9]{4}$' then v_card ->> 'last4' end,
       case when (v_card ->> 'expiryMonth') ~ '^[0-9]{1,2}$'
           and (v_card ->> 'expiryYear') ~ '^[0-9]{4}$'
         then lpad(v_card ->> 'expiryMonth', 2, '0') || '/' || (v_card ->> 'expiryYear') end,
-      v_at)
+      v_at, v_at)
     on conflict (account_id, billing_type) do update set
       pm_type = excluded.pm_type, pm_last_four = excluded.pm_last_four,
-      pm_expiration = excluded.pm_expiration, billing_synced_at = excluded.billing_synced_at
+      pm_expiration = excluded.pm_expiration, pm_synced_at = excluded.pm_synced_at,
+      billing_synced_at = excluded.billing_synced_at
     where c.billing_id = excluded.billing_id
       and (c.billing_synced_at is null or c.billing_synced_at <= excluded.billing_synced_at);
   end if;

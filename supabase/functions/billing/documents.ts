@@ -1,17 +1,23 @@
 /**
- * billing, after checkout (billing type 1): the calls of the payment-method, invoice and
+ * billing, after checkout (billing types 1 and 2): the calls of the payment-method, invoice and
  * past-due pages, for any account the caller manages billing of (RLS on billing_customers and
  * invoices decides: owner, team admin with `billing`, organization user with `subscriptions`).
  *
- *   GET  /billing/settings/payment-method?account_id=&return_path=
+ *   GET  /billing/settings/payment-method?account_id=&return_path=&billing_type=
  *        → 200 { data: { billing_type, transaction_id, payment_url, success_url } }
- *          a Checkout in setup mode: the customer saves a new card, the webhook records it
+ *          Stripe: a Checkout in setup mode; Paddle: the subscription's payment-method update
+ *          transaction in the overlay (/paddle/payment, flow payment-method-update). The
+ *          customer saves a new card, the webhook records it
  *   GET  /billing/invoices/{invoiceId}/pdf      → 200 application/pdf (the provider's PDF)
- *   POST /billing/settings/subscription/pay { account_id? }
+ *   POST /billing/settings/subscription/pay { account_id?, billing_type? }
  *        → 200 { data: { billing_type, transaction_id, payment_url } } the open invoice of a
- *          past-due plan, paid on the provider's hosted invoice page; the webhook restores it
- *   PUT  /billing/vatinfo { account_id?, name?, tax_id_type?, tax_id?, address }
- *        → 200 { billing_customer } tax id and billing address, sent to the provider customer
+ *          past-due plan, paid on Stripe's hosted invoice page or, for Paddle, its past-due
+ *          renewal in the overlay (flow invoice-payment); the webhook restores the plan
+ *   PUT  /billing/vatinfo { account_id?, billing_type?, name?, tax_id_type?, tax_id?, address }
+ *        → 200 { billing_customer } tax id and billing address, sent to the Stripe customer (a
+ *          Paddle customer gives them in Paddle's checkout; ours is force_billing_address' copy)
+ *
+ * Without a billing type, the account's current plan's provider is meant, else Stripe.
  */
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import { callerOf } from '../_shared/caller.ts';
@@ -165,11 +171,14 @@ async function invoicePdf(request: Request, deps: DocumentDeps, invoiceId: strin
     (tx) => tx<{ billing_id: string; billing_type: number; number: string | null }[]>`
       select billing_id, billing_type, number from public.invoices where id = ${invoiceId}`,
   );
-  if (!invoice || invoice.billing_type !== 1)
+  if (!invoice || (invoice.billing_type !== 1 && invoice.billing_type !== 2))
     throw new HttpError(404, 'Not Found', 'invoice_not_found');
   let pdf: Uint8Array<ArrayBuffer>;
   try {
-    pdf = await documentsOf(deps).invoicePdf(invoice.billing_id);
+    pdf =
+      invoice.billing_type === 2
+        ? await deps.paddle().invoicePdf(invoice.billing_id)
+        : await documentsOf(deps).invoicePdf(invoice.billing_id);
   } catch (error) {
     console.error('billing: invoice PDF not fetched', error);
     throw new HttpError(502, 'The invoice could not be downloaded. Try again later.', 'pdf_failed');

@@ -378,6 +378,20 @@ Deno.test(
           return state.body.subscription.billing_status === 'active' ? state : null;
         });
         assert.equal((await call(user, 'POST', '/settings/subscription/pay', {})).status, 404);
+        // The renewal's invoice, now paid, downloads as Paddle's PDF.
+        const { data: invoice } = await admin
+          .from('invoices')
+          .select('id')
+          .eq('billing_id', pay.body.data.transaction_id)
+          .single();
+        const pdf = await billing(
+          new Request(`http://localhost/billing/invoices/${invoice!.id}/pdf`, {
+            headers: { authorization: user },
+          }),
+        );
+        assert.equal(pdf.status, 200);
+        assert.equal(pdf.headers.get('content-type'), 'application/pdf');
+        assert.equal(new TextDecoder().decode((await pdf.arrayBuffer()).slice(0, 5)), '%PDF-');
       });
 
       await t.step('a due downgrade is applied before the renewal, which bills it', async () => {
@@ -396,16 +410,18 @@ Deno.test(
         const state = await call(user, 'GET', '/settings/subscription');
         assert.equal(state.body.subscription.interval, 'monthly');
         assert.equal(state.body.future, null);
+        const invoices = () =>
+          admin
+            .from('invoices')
+            .select('amount, status, billing_id')
+            .eq('billing_type', 2)
+            .eq('account_id', state.body.subscription.account_id);
+        const before = new Set(((await invoices()).data ?? []).map((row) => row.billing_id));
         await sandbox(`/subscriptions/${id}/renew`, {});
         const renewal = await until(async () => {
-          const { data } = await admin
-            .from('invoices')
-            .select('amount, status')
-            .eq('billing_type', 2)
-            .eq('account_id', state.body.subscription.account_id)
-            .order('issued_at', { ascending: false })
-            .limit(1);
-          return data?.[0]?.status === 'paid' ? data[0] : null;
+          const { data } = await invoices();
+          const added = (data ?? []).find((row) => !before.has(row.billing_id));
+          return added?.status === 'paid' ? added : null;
         });
         assert.equal(renewal.amount, state.body.subscription.amount);
       });

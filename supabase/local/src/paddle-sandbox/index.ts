@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { json, type WebHandler } from '../http.ts';
 import { readCard } from '../payment-sandbox/card-form.ts';
 import type { DeliveryOptions, WebhookEndpoint } from '../payment-sandbox/webhook-deliverer.ts';
@@ -15,6 +15,7 @@ import {
 } from './checkout-page.ts';
 import { PaddleError, invalidField } from './errors.ts';
 import { PaddleLifecycle } from './lifecycle.ts';
+import { transactionInvoicePdf } from './invoice-pdf.ts';
 import { PADDLE_JS } from './paddle-js.ts';
 import { paddleDeliverer } from './webhooks.ts';
 import { PaddleWorld, type CardPayment, type CheckoutDetails } from './world.ts';
@@ -88,6 +89,10 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     emit: (event) => deliverer.send(event.event_id, JSON.stringify(event)),
   });
   const lifecycle = new PaddleLifecycle(world, () => options.defaultPaymentLink ?? null);
+  /** Signs the invoice PDF links, which work without the API key for an hour, as Paddle's do. */
+  const linkSecret = randomBytes(32);
+  const linkSignature = (id: string, expires: number) =>
+    createHmac('sha256', linkSecret).update(`${id}:${expires}`).digest('hex');
   /** Checkouts whose card asked for 3-D Secure, waiting for the authentication step. */
   const awaitingAuthentication = new Map<string, { details: CheckoutDetails; card: CardPayment }>();
 
@@ -147,6 +152,25 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
         );
       case 'GET transactions/:id':
         return envelope(world.transaction(id!));
+      case 'GET transactions/:id/invoice': {
+        // A billed transaction's invoice, as a short-lived link to its PDF.
+        const transaction = world.transaction(id!);
+        if (!transaction.invoice_number)
+          throw new PaddleError(
+            400,
+            'transaction_invoice_unavailable',
+            `transaction ${transaction.id} has no invoice yet: it is not billed`,
+            undefined,
+            'request_error',
+            'transactions',
+          );
+        const expires = Math.floor(world.nowMs() / 1000) + 3600;
+        const query = new URLSearchParams({
+          expires: String(expires),
+          signature: linkSignature(transaction.id, expires),
+        });
+        return envelope({ url: `${options.publicUrl}/invoices/${transaction.id}.pdf?${query}` });
+      }
       case 'GET subscriptions/:id':
         return envelope(world.subscription(id!));
       case 'PATCH subscriptions/:id':
@@ -367,6 +391,28 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
         });
       if (parts[0] === 'checkout' && parts[1]) return await checkout(request, parts);
       if (parts[0] === '_sandbox') return await controls(request, parts.slice(1));
+      if (parts[0] === 'invoices' && parts[1]?.endsWith('.pdf') && request.method === 'GET') {
+        const id = parts[1].slice(0, -'.pdf'.length);
+        const query = new URL(request.url).searchParams;
+        const expires = Number(query.get('expires'));
+        const signature = query.get('signature') ?? '';
+        const transaction = world.transactions.get(id);
+        if (
+          !transaction?.invoice_number ||
+          !(expires * 1000 > world.nowMs()) ||
+          !sameKey(signature, linkSignature(id, expires))
+        )
+          return new Response('Request has expired or is not signed', { status: 403 });
+        const customer = transaction.customer_id
+          ? world.customers.get(transaction.customer_id)
+          : undefined;
+        return new Response(transactionInvoicePdf(transaction, customer?.email ?? null), {
+          headers: {
+            'content-type': 'application/pdf',
+            'content-disposition': `inline; filename="${transaction.invoice_number}.pdf"`,
+          },
+        });
+      }
       return await api(request, parts);
     } catch (error) {
       if (error instanceof PaddleError) return error.toResponse();
