@@ -329,6 +329,41 @@ describe('settings/subscription/update', () => {
 
 describe('pricing: Choose a plan', () => {
   it(
+    'a plan that needs the billing address first leads to the tax details page',
+    ROOMY,
+    async () => {
+      const backend = new TestBackend();
+      backend.on('POST', '/functions/v1/billing/new-subscription', () =>
+        json(
+          {
+            code: 'validation_failed',
+            message: 'Validation fails',
+            errors: {
+              billing_address: [
+                'This plan needs your billing address and tax details before you subscribe.',
+              ],
+            },
+          },
+          { status: 422 },
+        ),
+      );
+      const testServices = createTestServices(backend);
+      await startSession(testServices, backend, { id: TEST_USER_ID, email: 'ada@example.com' });
+      const { router } = renderApp({
+        route: '/app/pricing',
+        world: signedInWorld(),
+        backend,
+        testServices,
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Choose Pro' }, SLOW));
+      await waitFor(
+        () => expect(router.state.location.pathname).toMatch(/^\/user\/vatinfo\/[A-Za-z0-9_-]+$/),
+        ROOMY,
+      );
+    },
+  );
+
+  it(
     'asks the billing function for a yearly checkout; a failure says so and skips the survey',
     ROOMY,
     async () => {
