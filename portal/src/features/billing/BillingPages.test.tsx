@@ -280,6 +280,39 @@ describe('settings/subscription/update', () => {
     },
   );
 
+  it(
+    'a declined Paddle upgrade opens a payment-method update checkout with the notice',
+    ROOMY,
+    async () => {
+      const { backend } = await openSubscription(
+        '/app/settings/subscription/update/business/yearly',
+        { subscription: proYearly({ billing_type: 2, account_id: 'acc-paddle' }), future: null },
+      );
+      backend.on('GET', '/functions/v1/billing/settings/subscription/preview', () => json(preview));
+      backend.on('PUT', '/functions/v1/billing/settings/subscription', () =>
+        json({ code: 'payment_declined', message: MESSAGES.paymentDeclined }, { status: 402 }),
+      );
+      const asked: string[] = [];
+      backend.on('GET', '/functions/v1/billing/settings/payment-method', (request) => {
+        asked.push(new URL(request.url).search);
+        return json({
+          data: {
+            billing_type: 2,
+            transaction_id: 'txn_01',
+            payment_url: 'http://localhost/paddle/payment?flow=payment-method-update&_ptxn=txn_01',
+          },
+        });
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Confirm and pay' }, SLOW));
+      expect(await screen.findByText(MESSAGES.paymentDeclined, {}, SLOW)).toBeInTheDocument();
+      await waitFor(() => expect(asked).toHaveLength(1));
+      const query = new URLSearchParams(asked[0]);
+      expect(query.get('billing_type')).toBe('2');
+      expect(query.get('account_id')).toBe('acc-paddle');
+      expect(query.get('return_path')).toBe('/app/settings/subscription');
+    },
+  );
+
   it("a 406 shows the server's reason", ROOMY, async () => {
     const { backend } = await openSubscription(
       '/app/settings/subscription/update/business/yearly',

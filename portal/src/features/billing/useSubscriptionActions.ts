@@ -11,8 +11,7 @@ import {
 import { subscriptionPaths, type SubscriptionScope } from '../../data/subscription/scope.ts';
 import { useUserId } from '../../data/use-user-id.ts';
 import { paymentMethodCheckout } from '../../data/billing-documents/billing-documents-calls.ts';
-import { subscriptionStateKeys } from '../../data/subscription/keys.ts';
-import type { SubscriptionState } from '../../data/subscription/subscription-state-query.ts';
+import { useSubscriptionStateQuery } from '../../data/subscription/subscription-state-query.ts';
 import { useNotify, useSupabase } from '../../lib/servicesContext.ts';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,8 +58,8 @@ export function usePaymentDeclined(scope: SubscriptionScope) {
   const notify = useNotify();
   const navigate = useNavigate();
   const supabase = useSupabase();
-  const queryClient = useQueryClient();
-  const userId = useUserId();
+  // Which provider the plan is with (loaded here too, for a page opened directly).
+  const state = useSubscriptionStateQuery(scope);
   return async () => {
     notify({
       message: MESSAGES.paymentDeclined,
@@ -68,9 +67,7 @@ export function usePaymentDeclined(scope: SubscriptionScope) {
       tone: 'error',
     });
     const links = subscriptionPaths(scope);
-    const shown = queryClient.getQueryData<SubscriptionState>(
-      subscriptionStateKeys.state(userId ?? '', scope),
-    );
+    const shown = state.data ?? (await state.refetch()).data;
     if (shown?.subscription?.billing_type === 2) {
       try {
         const page = await paymentMethodCheckout(
