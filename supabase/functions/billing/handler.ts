@@ -105,6 +105,31 @@ async function accountBillingType(
   return (preferred?.billing_type ?? Number(fallback)) === 2 ? 2 : 1;
 }
 
+/** The account's Stripe customer, made once (the first writer wins a race). */
+async function stripeCustomerFor(
+  db: Sql,
+  billing: CardBilling,
+  account: { accountId: string; email: string | null },
+): Promise<string> {
+  const [existing] = await db<{ billing_id: string }[]>`
+    select billing_id from public.billing_customers
+    where account_id = ${account.accountId} and billing_type = 1`;
+  if (existing) return existing.billing_id;
+  const created = await billing.createCustomer({
+    email: account.email,
+    metadata: { account_id: account.accountId },
+  });
+  await db`
+    insert into public.billing_customers (account_id, billing_type, billing_id, is_preferred)
+    values (${account.accountId}, 1, ${created.id},
+      not exists (select 1 from public.billing_customers where account_id = ${account.accountId}))
+    on conflict (account_id, billing_type) do nothing`;
+  const [winner] = await db<{ billing_id: string }[]>`
+    select billing_id from public.billing_customers
+    where account_id = ${account.accountId} and billing_type = 1`;
+  return winner!.billing_id;
+}
+
 async function newSubscription(request: Request, deps: BillingDeps): Promise<Response> {
   const db = deps.db();
   const body = await jsonBody(request);
@@ -183,27 +208,7 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const billing = deps.billing();
   const metadata = planMetadata(account.accountId, price);
   try {
-    const [existing] = await db<{ billing_id: string }[]>`
-      select billing_id from public.billing_customers
-      where account_id = ${account.accountId} and billing_type = 1`;
-    let customerId = existing?.billing_id;
-    if (!customerId) {
-      customerId = (
-        await billing.createCustomer({
-          email: account.email,
-          metadata: { account_id: account.accountId },
-        })
-      ).id;
-      await db`
-        insert into public.billing_customers (account_id, billing_type, billing_id, is_preferred)
-        values (${account.accountId}, 1, ${customerId},
-          not exists (select 1 from public.billing_customers where account_id = ${account.accountId}))
-        on conflict (account_id, billing_type) do nothing`;
-      const [winner] = await db<{ billing_id: string }[]>`
-        select billing_id from public.billing_customers
-        where account_id = ${account.accountId} and billing_type = 1`;
-      customerId = winner!.billing_id;
-    }
+    const customerId = await stripeCustomerFor(db, billing, account);
     const couponId = await checkoutCoupon(
       db,
       billing,
