@@ -151,6 +151,7 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
           accountId: account.accountId,
           email: account.email,
         });
+      if (billingType === 1) await stripeCustomerFor(db, deps.billing(), account);
       throw invalid('billing_address', BILLING_ADDRESS_REQUIRED);
     }
   }
