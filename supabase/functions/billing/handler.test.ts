@@ -189,6 +189,25 @@ Deno.test('billing: subscribe with a card, see the plan, cancel and resume', asy
       assert.deepEqual(again.body.errors, { subscription: [ALREADY_SUBSCRIBED] });
     });
 
+    await t.step(
+      'a plan with force_billing_address waits for the address at Stripe too',
+      async () => {
+        const stranger = await newUser();
+        const business = { ...order, subscription: 'business' };
+        const refused = await call(stranger, 'POST', '/new-subscription', business);
+        assert.equal(refused.status, 422);
+        assert.ok(refused.body.errors.billing_address);
+        const saved = await call(stranger, 'PUT', '/vatinfo', {
+          billing_type: 1,
+          address: { line1: '1 Main St', country: 'DE', postal_code: '10115' },
+        });
+        assert.equal(saved.status, 200, JSON.stringify(saved.body));
+        const allowed = await call(stranger, 'POST', '/new-subscription', business);
+        assert.equal(allowed.status, 200, JSON.stringify(allowed.body));
+        assert.match(allowed.body.checkout.transaction_id, /^cs_/);
+      },
+    );
+
     await t.step('cancel at the period end, then resume', async () => {
       const cancelled = await call(user, 'DELETE', '/settings/subscription', { billing_type: 1 });
       assert.equal(cancelled.status, 200);
