@@ -11,7 +11,10 @@ import { makeStaff } from './kiosk-support.ts';
  * Billing type 2 end to end: for an account whose provider is Paddle, the pricing page's
  * "Choose Pro" leads to /paddle/payment, where Paddle.js (the sandbox's stand-in, loaded through
  * @paddle/paddle-js) opens the overlay checkout for the transaction; the card decides; the
- * sandbox's signed notification records the plan, which the success page waits for.
+ * sandbox's signed notification records the plan, which the success page waits for. Then plan
+ * changes as Paddle prorates them, a pending downgrade, a renewal declined (the sandbox's clock
+ * control) and paid from the past-due page, and an organization's checkout with a coupon (a
+ * Paddle discount) that lands on the organization's success page.
  */
 
 async function payWith(checkout: FrameLocator, card: string, button = 'Subscribe now') {
