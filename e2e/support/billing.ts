@@ -19,23 +19,38 @@ export async function subscribeWithCard(
   const client = await signedInClient(user);
   const { data: session } = await client.auth.getSession();
   const env = stackEnv();
-  const response = await fetch(`${env.SUPABASE_URL}/functions/v1/billing/new-subscription`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${session.session!.access_token}`,
-      apikey: env.SUPABASE_ANON_KEY,
-      origin: options.portalOrigin,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({
+  const call = (path: string, method: string, body: unknown) =>
+    fetch(`${env.SUPABASE_URL}/functions/v1/billing/${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${session.session!.access_token}`,
+        apikey: env.SUPABASE_ANON_KEY,
+        origin: options.portalOrigin,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify(body),
+    });
+  const order = {
+    billing_type: 1,
+    subscription: plan,
+    interval,
+    currency: 'USD',
+    type: 'default',
+    trial: false,
+  };
+  let response = await call('new-subscription', 'POST', order);
+  if (response.status === 422) {
+    // A plan with force_billing_address (Business): the tax details first, as the portal asks.
+    const refused = (await response.json()) as { errors?: Record<string, string[]> };
+    if (!refused.errors?.billing_address)
+      throw new Error(`new-subscription: 422 ${JSON.stringify(refused)}`);
+    const saved = await call('vatinfo', 'PUT', {
       billing_type: 1,
-      subscription: plan,
-      interval,
-      currency: 'USD',
-      type: 'default',
-      trial: false,
-    }),
-  });
+      address: { line1: '1 Test Street', postal_code: '10115', city: 'Berlin', country: 'DE' },
+    });
+    if (!saved.ok) throw new Error(`vatinfo: ${saved.status} ${await saved.text()}`);
+    response = await call('new-subscription', 'POST', order);
+  }
   if (!response.ok)
     throw new Error(`new-subscription: ${response.status} ${await response.text()}`);
   const { checkout } = (await response.json()) as {

@@ -3,11 +3,16 @@ import type { TestUser } from './factories.ts';
 import { nodeSupabaseClient } from './supabase.ts';
 
 /**
- * Makes Paddle (billing type 2) the user's preferred provider, as a returning Paddle customer
- * is: a customer in the stack's Paddle sandbox and the account's preferred billing customer row.
- * "Choose <plan>" then opens Paddle's overlay instead of Stripe's page.
+ * Makes Paddle (billing type 2) the preferred provider of the user's account (or of another
+ * account the user pays for, an organization's), as a returning Paddle customer is: a customer
+ * in the stack's Paddle sandbox and the account's preferred billing customer row. "Choose <plan>"
+ * then opens Paddle's overlay instead of Stripe's page.
  */
-export async function preferPaddle(env: StackEnv, user: TestUser): Promise<string> {
+export async function preferPaddle(
+  env: StackEnv,
+  user: TestUser,
+  account?: string,
+): Promise<string> {
   const admin = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
   const profile = await admin
     .from('profiles')
@@ -15,7 +20,7 @@ export async function preferPaddle(env: StackEnv, user: TestUser): Promise<strin
     .eq('id', user.id)
     .single();
   if (profile.error) throw new Error(`No profile for ${user.email}: ${profile.error.message}`);
-  const accountId = profile.data.personal_account_id as string;
+  const accountId = account ?? (profile.data.personal_account_id as string);
   const response = await fetch(`${env.PADDLE_API_BASE}/customers`, {
     method: 'POST',
     headers: {

@@ -101,3 +101,10 @@ export function subscriptionPagePath(scope: BillingScope): string {
     return `/app/organizations/${scope.organization}/settings/profile/subscription`;
   return '/app/settings/subscription';
 }
+
+/** The scope as the portal names it in links (its scopeFromKey reads it back); null: personal. */
+export function scopeKey(scope: BillingScope): string | null {
+  if (scope.team !== null) return `team:${scope.organization}/${scope.team}`;
+  if (scope.organization !== null) return `organization:${scope.organization}`;
+  return null;
+}

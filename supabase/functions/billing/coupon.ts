@@ -1,9 +1,10 @@
 /**
  * Coupons (app-shell 3, 5 and 7): `GET coupon/{code}` answers amount_off and percent_off (404
  * for an unknown or expired one, which the portal then forgets), and a checkout applies the
- * remembered coupon through Stripe's own coupon object, when it applies to the interval (the
+ * remembered coupon through the provider's own object (a Stripe coupon, a Paddle discount), when it applies to the interval (the
  * Black Friday coupon: yearly, during the sale).
  */
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { HttpError, json } from '../_shared/http.ts';
 import type { Sql } from '../_shared/sql.ts';
@@ -67,6 +68,42 @@ export function configuredSaleCalendar(raw: string | undefined) {
  * created at Stripe under its code the first time. Null otherwise: the checkout goes on at the
  * full price, as an unknown coupon is simply forgotten.
  */
+/** Our coupon named by a checkout, when it exists and applies to the interval now. */
+async function applyingCoupon(
+  db: Sql,
+  code: unknown,
+  interval: Interval,
+  now: Date,
+  calendarConfig?: string,
+): Promise<Coupon | null> {
+  if (typeof code !== 'string' || code === '') return null;
+  const coupon = await findCoupon(db, code);
+  if (!coupon) return null;
+  return couponApplies(coupon, interval, now, configuredSaleCalendar(calendarConfig))
+    ? coupon
+    : null;
+}
+
+/** The Paddle discount for a checkout's coupon (billing type 2), as checkoutCoupon for Stripe. */
+export async function checkoutDiscount(
+  db: Sql,
+  paddle: OverlayBilling,
+  code: unknown,
+  interval: Interval,
+  now: Date,
+  calendarConfig?: string,
+): Promise<string | null> {
+  const coupon = await applyingCoupon(db, code, interval, now, calendarConfig);
+  if (!coupon) return null;
+  const discount = await paddle.ensureDiscount({
+    code: coupon.code,
+    percentOff: coupon.percent_off,
+    amountOff: coupon.amount_off,
+    currency: coupon.currency,
+  });
+  return discount.id;
+}
+
 export async function checkoutCoupon(
   db: Sql,
   billing: CardBilling,
@@ -75,10 +112,8 @@ export async function checkoutCoupon(
   now: Date,
   calendarConfig?: string,
 ): Promise<string | null> {
-  if (typeof code !== 'string' || code === '') return null;
-  const coupon = await findCoupon(db, code);
+  const coupon = await applyingCoupon(db, code, interval, now, calendarConfig);
   if (!coupon) return null;
-  if (!couponApplies(coupon, interval, now, configuredSaleCalendar(calendarConfig))) return null;
   const created = await billing.ensureCoupon({
     id: coupon.code,
     percentOff: coupon.percent_off,

@@ -1,17 +1,23 @@
 /**
- * billing, after checkout (billing type 1): the calls of the payment-method, invoice and
+ * billing, after checkout (billing types 1 and 2): the calls of the payment-method, invoice and
  * past-due pages, for any account the caller manages billing of (RLS on billing_customers and
  * invoices decides: owner, team admin with `billing`, organization user with `subscriptions`).
  *
- *   GET  /billing/settings/payment-method?account_id=&return_path=
+ *   GET  /billing/settings/payment-method?account_id=&return_path=&billing_type=
  *        → 200 { data: { billing_type, transaction_id, payment_url, success_url } }
- *          a Checkout in setup mode: the customer saves a new card, the webhook records it
+ *          Stripe: a Checkout in setup mode; Paddle: the subscription's payment-method update
+ *          transaction in the overlay (/paddle/payment, flow payment-method-update). The
+ *          customer saves a new card, the webhook records it
  *   GET  /billing/invoices/{invoiceId}/pdf      → 200 application/pdf (the provider's PDF)
- *   POST /billing/settings/subscription/pay { account_id? }
+ *   POST /billing/settings/subscription/pay { account_id?, billing_type? }
  *        → 200 { data: { billing_type, transaction_id, payment_url } } the open invoice of a
- *          past-due plan, paid on the provider's hosted invoice page; the webhook restores it
- *   PUT  /billing/vatinfo { account_id?, name?, tax_id_type?, tax_id?, address }
- *        → 200 { billing_customer } tax id and billing address, sent to the provider customer
+ *          past-due plan, paid on Stripe's hosted invoice page or, for Paddle, its past-due
+ *          renewal in the overlay (flow invoice-payment); the webhook restores the plan
+ *   PUT  /billing/vatinfo { account_id?, billing_type?, name?, tax_id_type?, tax_id?, address }
+ *        → 200 { billing_customer } tax id and billing address, sent to the Stripe customer (a
+ *          Paddle customer gives them in Paddle's checkout; ours is force_billing_address' copy)
+ *
+ * Without a billing type, the account's current plan's provider is meant, else Stripe.
  */
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import { callerOf } from '../_shared/caller.ts';
@@ -22,6 +28,8 @@ import { invalid } from '../_shared/kiosk/request.ts';
 import { permissionDenied } from '../_shared/kiosk/staff.ts';
 import { asCaller, type Sql } from '../_shared/sql.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import { paddlePaymentUrl } from './paddle.ts';
 import { allowedReturnOrigin } from './return-origin.ts';
 
 export const NO_CUSTOMER = 'There is no card on file for this account.';
@@ -29,6 +37,7 @@ export const NOTHING_DUE = 'There is no unpaid invoice to pay.';
 
 export interface DocumentDeps {
   billing: () => CardBilling;
+  paddle: () => OverlayBilling;
   /** Default: billingDocumentsFromEnv. */
   documents?: () => BillingDocuments;
   db: () => Sql;
@@ -49,21 +58,49 @@ function signedIn(request: Request): string {
 }
 
 /**
- * The Stripe customer of `accountId` (the caller's personal account when absent), if the caller
- * may manage its billing: RLS answers the select only to billing managers.
+ * The billing customer of `accountId` (the caller's personal account when absent), if the caller
+ * may manage its billing: RLS answers the select only to billing managers. Of the billing type
+ * asked for; else of the account's current plan's provider, else Stripe's.
  */
-async function managedCustomer(request: Request, accountId: string | null) {
+async function managedCustomer(
+  request: Request,
+  accountId: string | null,
+  billingType: 1 | 2 | null = 1,
+) {
   if (accountId !== null && !UUID.test(accountId)) throw invalid('account_id', 'Unknown account.');
   const rows = await asCaller(
     request,
-    (tx) => tx<{ account_id: string; billing_id: string }[]>`
-      select c.account_id, c.billing_id from public.billing_customers c
-      where c.billing_type = 1 and c.account_id = coalesce(${accountId}::uuid,
-        (select p.personal_account_id from public.profiles p where p.id = (select auth.uid())))`,
+    (tx) => tx<{ account_id: string; billing_id: string; billing_type: 1 | 2 }[]>`
+      select c.account_id, c.billing_id, c.billing_type from public.billing_customers c
+      where (${billingType}::smallint is null or c.billing_type = ${billingType}::smallint)
+        and c.account_id = coalesce(${accountId}::uuid,
+          (select p.personal_account_id from public.profiles p where p.id = (select auth.uid())))
+      order by exists (select 1 from public.subscriptions s
+        where s.account_id = c.account_id and s.billing_type = c.billing_type
+          and s.type = 'default' and (s.ends_at is null or s.ends_at > now())) desc,
+        c.billing_type`,
   );
   const row = rows[0];
   if (!row) throw new HttpError(404, NO_CUSTOMER, 'billing_customer_not_found');
-  return { accountId: row.account_id, customerId: row.billing_id };
+  return { accountId: row.account_id, customerId: row.billing_id, billingType: row.billing_type };
+}
+
+/** The billing type a query or body names, or null. */
+function namedBillingType(value: unknown): 1 | 2 | null {
+  if (value === undefined || value === null || value === '') return null;
+  if (value === 1 || value === '1') return 1;
+  if (value === 2 || value === '2') return 2;
+  throw invalid('billing_type', 'The billing type must be 1 (card) or 2 (checkout).');
+}
+
+/** The account's latest Paddle plan subscription, current or past due. */
+async function paddleSubscriptionOf(deps: DocumentDeps, accountId: string) {
+  const [row] = await deps.db()<{ billing_id: string; billing_status: string | null }[]>`
+    select billing_id, billing_status from public.subscriptions
+    where account_id = ${accountId} and billing_type = 2 and type = 'default'
+      and billing_id not like '%:scheduled' and (ends_at is null or ends_at > now())
+    order by created_at desc limit 1`;
+  return row ?? null;
 }
 
 async function jsonObject(request: Request): Promise<Record<string, unknown>> {
@@ -82,12 +119,32 @@ async function jsonObject(request: Request): Promise<Record<string, unknown>> {
 async function paymentMethodCheckout(request: Request, deps: DocumentDeps) {
   signedIn(request);
   const query = new URL(request.url).searchParams;
-  const { accountId, customerId } = await managedCustomer(request, query.get('account_id'));
+  const { accountId, customerId, billingType } = await managedCustomer(
+    request,
+    query.get('account_id'),
+    namedBillingType(query.get('billing_type')),
+  );
   const returnPath = query.get('return_path') ?? '/app/settings/payment-method';
   if (!RETURN_PATH.test(returnPath)) throw invalid('return_path', 'Unknown page.');
   const origin = allowedReturnOrigin(request.headers.get('origin'), deps.returnOrigins());
   if (!origin)
     throw new HttpError(400, 'This site may not start a checkout.', 'origin_not_allowed');
+  if (billingType === 2) {
+    // Paddle's payment-method update: a transaction for the subscription, paid in the overlay.
+    const subscription = await paddleSubscriptionOf(deps, accountId);
+    if (!subscription) throw new HttpError(404, NO_CUSTOMER, 'billing_customer_not_found');
+    const transaction = await deps.paddle().paymentMethodTransaction(subscription.billing_id);
+    return json({
+      data: {
+        billing_type: 2,
+        transaction_id: transaction.id,
+        payment_url: paddlePaymentUrl(origin, transaction.id, 'payment-method-update', {
+          returnPath,
+        }),
+        success_url: `${origin}${returnPath}`,
+      },
+    });
+  }
   const back = `${origin}${returnPath}`;
   const successUrl = `${back}?session_id={CHECKOUT_SESSION_ID}`;
   const session = await documentsOf(deps).createPaymentMethodCheckout({
@@ -114,11 +171,14 @@ async function invoicePdf(request: Request, deps: DocumentDeps, invoiceId: strin
     (tx) => tx<{ billing_id: string; billing_type: number; number: string | null }[]>`
       select billing_id, billing_type, number from public.invoices where id = ${invoiceId}`,
   );
-  if (!invoice || invoice.billing_type !== 1)
+  if (!invoice || (invoice.billing_type !== 1 && invoice.billing_type !== 2))
     throw new HttpError(404, 'Not Found', 'invoice_not_found');
   let pdf: Uint8Array<ArrayBuffer>;
   try {
-    pdf = await documentsOf(deps).invoicePdf(invoice.billing_id);
+    pdf =
+      invoice.billing_type === 2
+        ? await deps.paddle().invoicePdf(invoice.billing_id)
+        : await documentsOf(deps).invoicePdf(invoice.billing_id);
   } catch (error) {
     console.error('billing: invoice PDF not fetched', error);
     throw new HttpError(502, 'The invoice could not be downloaded. Try again later.', 'pdf_failed');
@@ -135,7 +195,30 @@ async function payPastDue(request: Request, deps: DocumentDeps) {
   signedIn(request);
   const body = await jsonObject(request);
   const accountId = typeof body.account_id === 'string' ? body.account_id : null;
-  const { accountId: account } = await managedCustomer(request, accountId);
+  const { accountId: account, billingType } = await managedCustomer(
+    request,
+    accountId,
+    namedBillingType(body.billing_type),
+  );
+  if (billingType === 2) {
+    // Paddle answers a past-due subscription's payment-method update with its past-due renewal:
+    // paying it in the overlay collects the balance and the subscription is active again.
+    const subscription = await paddleSubscriptionOf(deps, account);
+    if (subscription?.billing_status !== 'past_due')
+      throw new HttpError(404, NOTHING_DUE, 'nothing_due');
+    const origin = allowedReturnOrigin(request.headers.get('origin'), deps.returnOrigins());
+    if (!origin)
+      throw new HttpError(400, 'This site may not start a checkout.', 'origin_not_allowed');
+    const transaction = await deps.paddle().paymentMethodTransaction(subscription.billing_id);
+    if (transaction.status !== 'past_due') throw new HttpError(404, NOTHING_DUE, 'nothing_due');
+    return json({
+      data: {
+        billing_type: 2,
+        transaction_id: transaction.id,
+        payment_url: paddlePaymentUrl(origin, transaction.id, 'invoice-payment'),
+      },
+    });
+  }
   const [subscription] = await deps.db()<{ billing_id: string }[]>`
     select billing_id from public.subscriptions
     where account_id = ${account} and billing_type = 1 and billing_id is not null
@@ -166,7 +249,11 @@ async function saveVatInfo(request: Request, deps: DocumentDeps) {
   signedIn(request);
   const body = await jsonObject(request);
   const accountId = typeof body.account_id === 'string' ? body.account_id : null;
-  const { accountId: account, customerId } = await managedCustomer(request, accountId);
+  const {
+    accountId: account,
+    customerId,
+    billingType,
+  } = await managedCustomer(request, accountId, namedBillingType(body.billing_type));
   const errors: Record<string, string[]> = {};
   const address = (typeof body.address === 'object' && body.address) || {};
   const a = address as Record<string, unknown>;
@@ -193,11 +280,14 @@ async function saveVatInfo(request: Request, deps: DocumentDeps) {
     country,
   };
   try {
-    await documentsOf(deps).setTaxDetails(customerId, {
-      name: text(body.name, 200) ?? null,
-      address: billingAddress,
-      taxId: taxType && taxValue ? { type: taxType, value: taxValue } : null,
-    });
+    // Paddle asks for the address in its own checkout: for it, ours is the copy a plan with
+    // force_billing_address needs before that checkout opens.
+    if (billingType === 1)
+      await documentsOf(deps).setTaxDetails(customerId, {
+        name: text(body.name, 200) ?? null,
+        address: billingAddress,
+        taxId: taxType && taxValue ? { type: taxType, value: taxValue } : null,
+      });
   } catch (error) {
     const message = (error as { message?: string }).message ?? 'The provider refused the details.';
     if ((error as { code?: string }).code === 'tax_id_invalid')
@@ -208,7 +298,7 @@ async function saveVatInfo(request: Request, deps: DocumentDeps) {
   const [row] = await deps.db()`
     update public.billing_customers set tax_id = ${taxValue ?? null},
       tax_id_type = ${taxType ?? null}, billing_address = ${deps.db().json(billingAddress)}
-    where account_id = ${account} and billing_type = 1
+    where account_id = ${account} and billing_type = ${billingType}
     returning tax_id, tax_id_type, billing_address`;
   return json({ billing_customer: row });
 }

@@ -14,7 +14,15 @@
  * its webhook function records what it created, and the success page polls GET checkout
  * (`cs_…` for Stripe, `txn_…` for Paddle) until that has happened. An order that names no
  * billing type uses the account's preferred billing customer's, else BILLING_DEFAULT_TYPE.
- * Coupons are Stripe's only for now.
+ * A remembered coupon is applied through the provider's own object (a Stripe coupon, a Paddle
+ * discount). A plan with `force_billing_address` is sold only once the account's billing address
+ * is on file (/user/vatinfo): a 422 naming `billing_address` until then.
+ *
+ *   GET    /billing/subscriptions?billing_type=      the account's plan subscriptions (app-shell 7),
+ *          also organization/{org}/team/{team}/subscriptions and organization/{org}/subscriptions
+ *   POST   /billing/paddle/scheduled-changes { lead_seconds? }   service role (cron job
+ *          paddle-downgrades): pending Paddle downgrades whose period ends within the lead are
+ *          applied → { applied }
  */
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
@@ -29,11 +37,14 @@ import {
   billingAccount,
   mayManageBilling,
   scopeFromBody,
+  scopeKey,
   scopedSubscriptionPath,
   subscriptionPagePath,
 } from './account.ts';
-import { checkoutCoupon, couponLookup } from './coupon.ts';
-import { SUBSCRIPTION_COLUMNS, subscriptionRoute } from './lifecycle.ts';
+import { checkoutCoupon, checkoutDiscount, couponLookup } from './coupon.ts';
+import { SUBSCRIPTION_COLUMNS, applyDueDowngrades, subscriptionRoute } from './lifecycle.ts';
+import { listSubscriptions } from './subscriptions.ts';
+import { callerOf } from '../_shared/caller.ts';
 import {
   findPlanPrice,
   jsonBody,
@@ -43,7 +54,7 @@ import {
   readOrder,
   type BillingType,
 } from './order.ts';
-import { paddleCheckout, paddleCheckoutStatus } from './paddle.ts';
+import { customerFor, paddleCheckout, paddleCheckoutStatus } from './paddle.ts';
 import { documentRoute } from './documents.ts';
 import { allowedReturnOrigin } from './return-origin.ts';
 
@@ -77,7 +88,11 @@ const defaults: BillingDeps = {
   saleCalendar: () => Deno.env.get('SALE_CALENDAR'),
 };
 
-export const PADDLE_NO_COUPONS = 'Coupons are available for card payments only.';
+export const BILLING_ADDRESS_REQUIRED =
+  'This plan needs your billing address and tax details before you subscribe.';
+
+/** How long before a period ends a pending Paddle downgrade is applied, unless the cron says. */
+export const DOWNGRADE_LEAD_MS = 60 * 60_000;
 
 /** An account that names no billing type pays with its preferred provider, else the default. */
 async function accountBillingType(
@@ -90,6 +105,31 @@ async function accountBillingType(
   return (preferred?.billing_type ?? Number(fallback)) === 2 ? 2 : 1;
 }
 
+/** The account's Stripe customer, made once (the first writer wins a race). */
+async function stripeCustomerFor(
+  db: Sql,
+  billing: CardBilling,
+  account: { accountId: string; email: string | null },
+): Promise<string> {
+  const [existing] = await db<{ billing_id: string }[]>`
+    select billing_id from public.billing_customers
+    where account_id = ${account.accountId} and billing_type = 1`;
+  if (existing) return existing.billing_id;
+  const created = await billing.createCustomer({
+    email: account.email,
+    metadata: { account_id: account.accountId },
+  });
+  await db`
+    insert into public.billing_customers (account_id, billing_type, billing_id, is_preferred)
+    values (${account.accountId}, 1, ${created.id},
+      not exists (select 1 from public.billing_customers where account_id = ${account.accountId}))
+    on conflict (account_id, billing_type) do nothing`;
+  const [winner] = await db<{ billing_id: string }[]>`
+    select billing_id from public.billing_customers
+    where account_id = ${account.accountId} and billing_type = 1`;
+  return winner!.billing_id;
+}
+
 async function newSubscription(request: Request, deps: BillingDeps): Promise<Response> {
   const db = deps.db();
   const body = await jsonBody(request);
@@ -98,9 +138,23 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const billingType =
     readBillingType(body) ??
     (await accountBillingType(db, account.accountId, deps.defaultBillingType()));
-  if (billingType === 2 && body.coupon !== undefined && body.coupon !== null && body.coupon !== '')
-    throw invalid('coupon', PADDLE_NO_COUPONS);
   const price = await findPlanPrice(db, order);
+  if (price.force_billing_address) {
+    const [onFile] = await db`
+      select 1 from public.billing_customers
+      where account_id = ${account.accountId} and billing_type = ${billingType}
+        and billing_address is not null`;
+    if (!onFile) {
+      // The customer exists from here on, so the tax details page has one to put them on.
+      if (billingType === 2 && account.email)
+        await customerFor(db, deps.paddle(), {
+          accountId: account.accountId,
+          email: account.email,
+        });
+      if (billingType === 1) await stripeCustomerFor(db, deps.billing(), account);
+      throw invalid('billing_address', BILLING_ADDRESS_REQUIRED);
+    }
+  }
 
   const [current] = await db`
     select 1 from public.subscriptions s
@@ -124,7 +178,16 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   if (billingType === 2) {
     try {
       if (!account.email) throw new Error('Paddle needs an e-mail address for the customer');
-      const checkout = await paddleCheckout(db, deps.paddle(), {
+      const paddle = deps.paddle();
+      const discountId = await checkoutDiscount(
+        db,
+        paddle,
+        body.coupon,
+        order.interval,
+        deps.now?.() ?? new Date(),
+        deps.saleCalendar?.(),
+      );
+      const checkout = await paddleCheckout(db, paddle, {
         accountId: account.accountId,
         email: account.email,
         planPriceId: price.price_id,
@@ -135,6 +198,8 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
         trialDays,
         origin,
         successPath: `${subscriptionPagePath(account.scope)}/success`,
+        scopeKey: scopeKey(account.scope),
+        discountId,
       });
       return json({ checkout });
     } catch (error) {
@@ -146,27 +211,7 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const billing = deps.billing();
   const metadata = planMetadata(account.accountId, price);
   try {
-    const [existing] = await db<{ billing_id: string }[]>`
-      select billing_id from public.billing_customers
-      where account_id = ${account.accountId} and billing_type = 1`;
-    let customerId = existing?.billing_id;
-    if (!customerId) {
-      customerId = (
-        await billing.createCustomer({
-          email: account.email,
-          metadata: { account_id: account.accountId },
-        })
-      ).id;
-      await db`
-        insert into public.billing_customers (account_id, billing_type, billing_id, is_preferred)
-        values (${account.accountId}, 1, ${customerId},
-          not exists (select 1 from public.billing_customers where account_id = ${account.accountId}))
-        on conflict (account_id, billing_type) do nothing`;
-      const [winner] = await db<{ billing_id: string }[]>`
-        select billing_id from public.billing_customers
-        where account_id = ${account.accountId} and billing_type = 1`;
-      customerId = winner!.billing_id;
-    }
+    const customerId = await stripeCustomerFor(db, billing, account);
     const couponId = await checkoutCoupon(
       db,
       billing,
@@ -259,6 +304,19 @@ export function createBillingHandler(deps: BillingDeps = defaults) {
     if (method === 'GET' && checkout) return await checkoutStatus(request, deps, checkout[1]!);
     const coupon = /^\/coupon\/([^/]+)$/.exec(path);
     if (method === 'GET' && coupon) return await couponLookup(deps.db(), coupon[1]!);
+    if (method === 'POST' && path === '/paddle/scheduled-changes') {
+      if (callerOf(request).claims.role !== 'service_role')
+        throw new HttpError(403, 'Permission denied', 'permission_denied');
+      // The cron job names its window (app.billing_schedule_settings.lead_seconds).
+      const lead = (await jsonBody(request)).lead_seconds;
+      const leadMs =
+        typeof lead === 'number' && Number.isInteger(lead) && lead >= 0 && lead <= 86_400
+          ? lead * 1000
+          : DOWNGRADE_LEAD_MS;
+      return json({ applied: await applyDueDowngrades(deps.db(), deps.paddle(), leadMs) });
+    }
+    const list = listSubscriptions(request, path, deps.db());
+    if (method === 'GET' && list) return await list;
     const scoped = scopedSubscriptionPath(path);
     if (scoped) {
       const answer = await subscriptionRoute(request, deps, scoped.scope, scoped.rest);

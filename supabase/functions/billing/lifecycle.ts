@@ -17,9 +17,11 @@
  * payment page), 406 with the reason (not eligible, same plan…), 5xx with the spec's "… failed"
  * message.
  *
- * A Paddle subscription (billing type 2) is cancelled, cancelled now and resumed through the
- * OverlayBilling adapter (paddle.ts); reactivating, plan changes, previews and scheduled
- * downgrades are Stripe's only for now, and answer a 406 (PADDLE_NOT_SUPPORTED) for it.
+ * A Paddle subscription (billing type 2) goes through the OverlayBilling adapter (paddle.ts):
+ * an upgrade is prorated and charged now by Paddle; a downgrade waits in the subscription's
+ * custom data (`scheduled_plan_price_id`, Paddle has no schedules) until applyDueDowngrades
+ * swaps the item just before the period ends; reactivating an ended plan is a new checkout
+ * (Paddle charges no saved card outside one), answered as `{ checkout }`.
  */
 import type Stripe from 'stripe';
 import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
@@ -28,11 +30,24 @@ import { HttpError, json } from '../_shared/http.ts';
 import type { Sql } from '../_shared/sql.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { classifyPlanChange } from '../../../shared/src/plan-change.ts';
-import { billingAccount, type BillingAccount, type BillingScope } from './account.ts';
-import { changePaddleSubscription } from './paddle.ts';
+import {
+  billingAccount,
+  scopeKey,
+  subscriptionPagePath,
+  type BillingAccount,
+  type BillingScope,
+} from './account.ts';
+import {
+  changePaddleSubscription,
+  paddleCheckout,
+  paddlePriceRequest,
+  storePaddleSubscription,
+} from './paddle.ts';
+import { allowedReturnOrigin } from './return-origin.ts';
 import {
   findPlanPrice,
   jsonBody,
+  planPriceById,
   planMetadata,
   priceRequest,
   readBillingType,
@@ -48,25 +63,29 @@ export const NO_INTERVAL_DOWNGRADE = 'This plan cannot be moved from yearly to m
 export const RESUME_FIRST = 'Resume your subscription before changing it.';
 export const NOTHING_SCHEDULED = 'No plan change is scheduled.';
 export const NOTHING_TO_REACTIVATE = 'There is no ended subscription to reactivate.';
-export const PADDLE_NOT_SUPPORTED =
-  'This change is not available for a subscription paid through Paddle yet.';
-
 export interface LifecycleDeps {
   billing: () => CardBilling;
   paddle: () => OverlayBilling;
   db: () => Sql;
+  /** Where a Paddle checkout (reactivating) may return to: BILLING_RETURN_ORIGINS. */
+  returnOrigins?: () => string;
 }
 
 // amount is a bigint, which postgres.js hands over as text; minor units fit a float8 exactly.
 export const SUBSCRIPTION_COLUMNS =
-  'id, name, interval, amount::float8 as amount, currency, billing_type, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
+  'id, account_id, name, interval, amount::float8 as amount, currency, billing_type, billing_status, ends_at, trial_ends_at, period_starts_at, period_ends_at';
 
 /*
  * A plan subscription at a provider: a Stripe subscription (`sub_…`, never a future row; pending
  * downgrades are schedules, `sub_sched_…`) or a Paddle one.
  */
-const PROVIDER_SUBSCRIPTION = `(s.billing_type = 2 or (s.billing_type = 1
+const PROVIDER_SUBSCRIPTION = `((s.billing_type = 2 and s.billing_id not like '%:scheduled')
+  or (s.billing_type = 1
   and s.billing_id like 'sub\\_%' and s.billing_id not like 'sub\\_sched\\_%'))`;
+
+/** A pending downgrade: a Stripe schedule's next phase, or a Paddle one waiting in custom data. */
+const FUTURE_SUBSCRIPTION = `((billing_type = 1 and billing_id like 'sub\\_sched\\_%')
+  or (billing_type = 2 and billing_id like '%:scheduled'))`;
 
 interface CurrentRow {
   billing_id: string;
@@ -102,16 +121,6 @@ async function requireCurrent(
   return row;
 }
 
-/** The current subscription for a change only Stripe's adapter makes (so far). */
-async function requireCardSubscription(db: Sql, accountId: string): Promise<CurrentRow> {
-  const row = await requireCurrent(db, accountId);
-  if (row.billing_type !== 1) throw paddleNotSupported();
-  return row;
-}
-
-const paddleNotSupported = () =>
-  new HttpError(406, PADDLE_NOT_SUPPORTED, 'not_supported_for_billing_type');
-
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
 
 /*
@@ -139,17 +148,28 @@ async function state(db: Sql, accountId: string) {
   );
   const [future] = await db.unsafe(
     `select ${SUBSCRIPTION_COLUMNS} from public.subscriptions
-     where account_id = $1 and type = 'default' and billing_type = 1
-       and billing_id like 'sub\\_sched\\_%' and period_starts_at > now() and ends_at is null
+     where account_id = $1 and type = 'default' and ${FUTURE_SUBSCRIPTION}
+       and period_starts_at > now() and ends_at is null
      order by period_starts_at limit 1`,
     [accountId],
   );
   return { subscription: current ?? null, future: future ?? null };
 }
 
-/** Stripe's card errors (a declined payment, or no card to charge) are the spec's 402. */
+/** Paddle's refusals of a charge: a declined card, or none to charge. */
+const PADDLE_PAYMENT_CODES = new Set([
+  'subscription_payment_declined',
+  'subscription_missing_payment_method_cannot_update',
+  'subscription_outstanding_transaction',
+]);
+
+/**
+ * Stripe's card errors (a declined payment, or no card to charge) and Paddle's payment refusals
+ * are the spec's 402.
+ */
 function paymentProblem(error: unknown): boolean {
   const stripeError = error as { type?: string; statusCode?: number; code?: string } | null;
+  if (stripeError?.code && PADDLE_PAYMENT_CODES.has(stripeError.code)) return true;
   return (
     stripeError?.type === 'StripeCardError' ||
     stripeError?.statusCode === 402 ||
@@ -236,8 +256,47 @@ async function resume(account: BillingAccount, deps: LifecycleDeps) {
   return json(await state(db, account.accountId));
 }
 
-/** An ended plan (cancelled now, or past its grace period) back on the card on file. */
-async function reactivate(account: BillingAccount, deps: LifecycleDeps) {
+/**
+ * Paddle takes no payment for a new subscription outside its checkout: reactivating is a
+ * checkout for the plan (no trial), which the portal opens as it opens any.
+ */
+async function reactivateThroughCheckout(
+  request: Request,
+  account: BillingAccount,
+  deps: LifecycleDeps,
+  price: PlanPrice,
+) {
+  const origin = allowedReturnOrigin(request.headers.get('origin'), deps.returnOrigins?.() ?? '');
+  if (!origin)
+    throw new HttpError(400, 'This site may not start a checkout.', 'origin_not_allowed');
+  if (!account.email)
+    throw new HttpError(406, 'Your account needs an e-mail address to pay.', 'email_required');
+  const checkout = await atProvider(
+    () =>
+      paddleCheckout(deps.db(), deps.paddle(), {
+        accountId: account.accountId,
+        email: account.email!,
+        planPriceId: price.price_id,
+        planName: price.plan_name,
+        interval: price.interval,
+        amount: Number(price.amount),
+        currency: price.currency,
+        trialDays: 0,
+        origin,
+        successPath: `${subscriptionPagePath(account.scope)}/success`,
+        scopeKey: scopeKey(account.scope),
+      }),
+    MESSAGES.subscriptionReactivateFailed,
+    'subscription_reactivate_failed',
+  );
+  return json({ checkout, ...(await state(deps.db(), account.accountId)) });
+}
+
+/**
+ * An ended plan (cancelled now, or past its grace period) back: on the card on file (Stripe), or
+ * through a new checkout (Paddle).
+ */
+async function reactivate(request: Request, account: BillingAccount, deps: LifecycleDeps) {
   const db = deps.db();
   if (await currentSubscription(db, account.accountId))
     throw new HttpError(406, 'Your subscription is still active.', 'subscription_active');
@@ -250,10 +309,9 @@ async function reactivate(account: BillingAccount, deps: LifecycleDeps) {
      order by s.ends_at desc limit 1`,
     [account.accountId],
   );
-  if (ended?.billing_type === 2) throw paddleNotSupported();
   const [customer] = await db<{ billing_id: string }[]>`
     select billing_id from public.billing_customers
-    where account_id = ${account.accountId} and billing_type = 1`;
+    where account_id = ${account.accountId} and billing_type = ${ended?.billing_type ?? 1}`;
   if (!ended || !customer) throw new HttpError(404, NOTHING_TO_REACTIVATE, 'nothing_to_reactivate');
   const [plan] = await db<{ name: string; currency: string }[]>`
     select p.name, pp.currency from public.plan_prices pp join public.plans p on p.id = pp.plan_id
@@ -265,6 +323,8 @@ async function reactivate(account: BillingAccount, deps: LifecycleDeps) {
     currency: plan!.currency,
   });
   await requireEligible(db, account, price);
+  if (ended.billing_type === 2)
+    return await reactivateThroughCheckout(request, account, deps, price);
   const created = await atProvider(
     () =>
       deps
@@ -299,7 +359,7 @@ async function planChange(
   account: BillingAccount,
   order: PlanOrder,
 ): Promise<PlannedChange> {
-  const row = await requireCardSubscription(db, account.accountId);
+  const row = await requireCurrent(db, account.accountId);
   if (row.ends_at !== null) throw new HttpError(406, RESUME_FIRST, 'subscription_ending');
   const price = await findPlanPrice(db, order);
   const change = classifyPlanChange(
@@ -321,6 +381,14 @@ async function planChange(
 async function update(request: Request, account: BillingAccount, deps: LifecycleDeps) {
   const db = deps.db();
   const { row, price, change } = await planChange(db, account, readOrder(await jsonBody(request)));
+  if (row.billing_type === 2) {
+    await atProvider(
+      () => changePaddlePlan(db, deps.paddle(), account.accountId, row.billing_id, price, change),
+      MESSAGES.subscriptionUpdateFailed,
+      'subscription_update_failed',
+    );
+    return json({ change, ...(await state(db, account.accountId)) });
+  }
   const billing = deps.billing();
   const metadata = planMetadata(account.accountId, price);
   if (change === 'upgrade') {
@@ -357,18 +425,26 @@ async function preview(request: Request, account: BillingAccount, deps: Lifecycl
       currency: query.get('currency') ?? undefined,
     }),
   });
-  const billing = deps.billing();
-  const subscription = await atProvider(
-    () => billing.retrieveSubscription(row.billing_id),
-    MESSAGES.subscriptionUpdateFailed,
-    'subscription_preview_failed',
-  );
   const plan = {
     name: price.plan_name,
     interval: price.interval,
     amount: Number(price.amount),
     currency: price.currency,
   };
+  if (row.billing_type === 2)
+    return json(
+      await atProvider(
+        () => previewPaddleChange(deps.paddle(), row.billing_id, price, change, plan),
+        MESSAGES.subscriptionUpdateFailed,
+        'subscription_preview_failed',
+      ),
+    );
+  const billing = deps.billing();
+  const subscription = await atProvider(
+    () => billing.retrieveSubscription(row.billing_id),
+    MESSAGES.subscriptionUpdateFailed,
+    'subscription_preview_failed',
+  );
   if (change === 'downgrade') {
     const periodEnd = subscription.items.data[0]?.current_period_end;
     return json({
@@ -394,9 +470,140 @@ async function preview(request: Request, account: BillingAccount, deps: Lifecycl
   });
 }
 
+// --- Paddle plan changes ----------------------------------------------------------------------
+
+/** Our keys in a Paddle subscription's custom data. */
+type PaddleCustomData = Record<string, string>;
+
+const customDataOf = (value: unknown): PaddleCustomData =>
+  Object.fromEntries(
+    Object.entries((value ?? {}) as Record<string, unknown>).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+
+/**
+ * An upgrade: the item moves to the new price now, prorated and charged by Paddle (a refused
+ * charge changes nothing: the 402). A downgrade: recorded in the custom data as the pending one,
+ * the plan stays until the period ends.
+ */
+async function changePaddlePlan(
+  db: Sql,
+  paddle: OverlayBilling,
+  accountId: string,
+  subscriptionId: string,
+  price: PlanPrice,
+  change: 'upgrade' | 'downgrade',
+) {
+  const current = await paddle.retrieveSubscription(subscriptionId);
+  const { scheduled_plan_price_id: _dropped, ...customData } = customDataOf(current.customData);
+  const updated =
+    change === 'upgrade'
+      ? await paddle.changePrice(
+          subscriptionId,
+          paddlePriceRequest(price),
+          { ...customData, account_id: accountId, plan_price_id: price.price_id },
+          'prorated_immediately',
+        )
+      : await paddle.setCustomData(subscriptionId, {
+          ...customData,
+          account_id: accountId,
+          scheduled_plan_price_id: price.price_id,
+        });
+  await storePaddleSubscription(db, updated);
+}
+
+async function dropPaddleDowngrade(db: Sql, paddle: OverlayBilling, subscriptionId: string) {
+  const current = await paddle.retrieveSubscription(subscriptionId);
+  const { scheduled_plan_price_id: scheduled, ...customData } = customDataOf(current.customData);
+  if (!scheduled) throw new HttpError(404, NOTHING_SCHEDULED, 'nothing_scheduled');
+  await storePaddleSubscription(db, await paddle.setCustomData(subscriptionId, customData));
+}
+
+/** What a Paddle change would do: an upgrade's charge now as Paddle prorates it. */
+async function previewPaddleChange(
+  paddle: OverlayBilling,
+  subscriptionId: string,
+  price: PlanPrice,
+  change: 'upgrade' | 'downgrade',
+  plan: { name: string; interval: string; amount: number; currency: string },
+) {
+  if (change === 'downgrade') {
+    const current = await paddle.retrieveSubscription(subscriptionId);
+    return { change, plan, starts_at: current.currentBillingPeriod?.endsAt ?? null };
+  }
+  const preview = await paddle.previewPriceChange(
+    subscriptionId,
+    paddlePriceRequest(price),
+    'prorated_immediately',
+  );
+  const summary = preview.updateSummary;
+  const totals = preview.immediateTransaction?.details.totals;
+  const currency = (totals?.currencyCode ?? price.currency).toUpperCase();
+  const lines = [];
+  if (summary && Number(summary.credit.amount) > 0)
+    lines.push({
+      description: 'Credit for the unused time',
+      amount: -Number(summary.credit.amount),
+    });
+  for (const line of preview.immediateTransaction?.details.lineItems ?? [])
+    lines.push({
+      description: `${line.product?.name ?? plan.name}${line.proration ? ' (prorated)' : ''}`,
+      amount: Number(line.totals?.subtotal ?? 0),
+    });
+  return {
+    change,
+    plan,
+    amount_due: Number(totals?.grandTotal ?? 0),
+    currency,
+    lines,
+  };
+}
+
+/**
+ * Pending Paddle downgrades whose period ends within `leadMs`: the item is swapped to the new
+ * price without a charge, so the renewal bills the new plan (run by the service role, from cron).
+ */
+export async function applyDueDowngrades(
+  db: Sql,
+  paddle: OverlayBilling,
+  leadMs: number,
+): Promise<number> {
+  const due = await db<{ billing_id: string; account_id: string; price_id: string }[]>`
+    select split_part(billing_id, ':', 1) as billing_id, account_id, price_id::text
+    from public.subscriptions
+    where billing_type = 2 and billing_id like '%:scheduled' and ends_at is null
+      and period_starts_at <= now() + ${leadMs} * interval '1 millisecond'`;
+  let applied = 0;
+  for (const row of due) {
+    const price = await planPriceById(db, row.price_id);
+    const current = await paddle.retrieveSubscription(row.billing_id);
+    const { scheduled_plan_price_id: scheduled, ...customData } = customDataOf(current.customData);
+    // Dropped or changed at Paddle meanwhile: its own notification says so.
+    if (!price || scheduled !== row.price_id) continue;
+    const updated = await paddle.changePrice(
+      row.billing_id,
+      paddlePriceRequest(price),
+      { ...customData, account_id: row.account_id, plan_price_id: price.price_id },
+      'do_not_bill',
+    );
+    await storePaddleSubscription(db, updated);
+    applied++;
+  }
+  return applied;
+}
+
 async function cancelScheduled(account: BillingAccount, deps: LifecycleDeps) {
   const db = deps.db();
-  const row = await requireCardSubscription(db, account.accountId);
+  const row = await requireCurrent(db, account.accountId);
+  if (row.billing_type === 2) {
+    await atProvider(
+      () => dropPaddleDowngrade(db, deps.paddle(), row.billing_id),
+      MESSAGES.subscriptionUpdateFailed,
+      'subscription_update_failed',
+    );
+    return json(await state(db, account.accountId));
+  }
   const billing = deps.billing();
   const subscription = await atProvider(
     () => billing.retrieveSubscription(row.billing_id),
@@ -449,7 +656,7 @@ export async function subscriptionRoute(
     case 'PUT /resume':
       return await resume(account, deps);
     case 'PATCH ':
-      return await reactivate(account, deps);
+      return await reactivate(request, account, deps);
     case 'PUT ':
       return await update(request, account, deps);
     case 'GET /preview':

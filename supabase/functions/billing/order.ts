@@ -64,17 +64,33 @@ export interface PlanPrice {
   trial_available: boolean;
   force_payment_method: boolean;
   allow_interval_downgrade: boolean;
+  force_billing_address: boolean;
+}
+
+const PRICE_COLUMNS = `pp.id as price_id, p.name as plan_name, pp.interval, pp.amount::text,
+  pp.currency, p.trial_days, p.trial_available, p.force_payment_method,
+  p.allow_interval_downgrade, p.force_billing_address`;
+
+/** A plan price by its id, whatever its plan's state (a pending downgrade names it). */
+export async function planPriceById(db: Sql, id: string): Promise<PlanPrice | null> {
+  const [price] = await db.unsafe<PlanPrice[]>(
+    `select ${PRICE_COLUMNS}
+     from public.plan_prices pp join public.plans p on p.id = pp.plan_id where pp.id = $1`,
+    [id],
+  );
+  return price ?? null;
 }
 
 /** The active price of a public, non-custom paid plan; a 422 when there is none. */
 export async function findPlanPrice(db: Sql, order: PlanOrder): Promise<PlanPrice> {
-  const [price] = await db<PlanPrice[]>`
-    select pp.id as price_id, p.name as plan_name, pp.interval, pp.amount::text, pp.currency,
-           p.trial_days, p.trial_available, p.force_payment_method, p.allow_interval_downgrade
-    from public.plans p join public.plan_prices pp on pp.plan_id = p.id
-    where p.name = ${order.name} and p.active and not p.hidden and not p.custom
-      and p.type = 'user' and p.name <> 'free' and pp.active and pp.interval = ${order.interval}
-      and pp.currency = ${order.currency}`;
+  const [price] = await db.unsafe<PlanPrice[]>(
+    `select ${PRICE_COLUMNS}
+     from public.plans p join public.plan_prices pp on pp.plan_id = p.id
+     where p.name = $1 and p.active and not p.hidden and not p.custom
+       and p.type = 'user' and p.name <> 'free' and pp.active and pp.interval = $2
+       and pp.currency = $3`,
+    [order.name, order.interval, order.currency],
+  );
   if (!price)
     throw invalid('subscription', 'This plan is not available for that period and currency.');
   return price;

@@ -6,8 +6,9 @@
  * app.apply_paddle_subscription the webhook uses (guarded by Paddle's `updated_at`).
  */
 import type postgres from 'postgres';
-import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import type { OverlayBilling, OverlayPriceRequest } from '../_shared/billing/overlay-provider.ts';
 import type { Sql } from '../_shared/sql.ts';
+import type { PlanPrice } from './order.ts';
 
 export interface PaddleCheckoutInput {
   accountId: string;
@@ -23,6 +24,43 @@ export interface PaddleCheckoutInput {
   origin: string;
   /** The scope's success page under the origin (…/subscription/success). */
   successPath: string;
+  /** The scope as the portal names it (`team:{org}/{team}`, `organization:{org}`), if not personal. */
+  scopeKey?: string | null;
+  /** A Paddle discount taken off the first transaction (the remembered coupon's). */
+  discountId?: string | null;
+}
+
+/** The spec's payment flow kinds that go through /paddle/payment. */
+export type PaddleFlow = 'subscription-purchase' | 'invoice-payment' | 'payment-method-update';
+
+/**
+ * Our /paddle/payment link for a transaction: the flow says where the page goes when the overlay
+ * completes or closes; `scope` (a purchase) whose success page, `return` (a payment-method
+ * update) which portal page.
+ */
+export function paddlePaymentUrl(
+  origin: string,
+  transactionId: string,
+  flow: PaddleFlow,
+  extra: { scope?: string | null; returnPath?: string | null } = {},
+): string {
+  const query = new URLSearchParams();
+  if (flow !== 'subscription-purchase') query.set('flow', flow);
+  if (extra.scope) query.set('scope', extra.scope);
+  if (extra.returnPath) query.set('return', extra.returnPath);
+  query.set('_ptxn', transactionId);
+  return `${origin}/paddle/payment?${query.toString()}`;
+}
+
+/** The plan price as Paddle is asked for it (a non-catalog price, upper-case currency). */
+export function paddlePriceRequest(price: PlanPrice): OverlayPriceRequest {
+  return {
+    unitAmount: Number(price.amount),
+    currency: price.currency.toUpperCase(),
+    interval: price.interval === 'monthly' ? 'month' : 'year',
+    productName: `Shortlane ${planTitle(price.plan_name)}`,
+    priceName: `Shortlane ${planTitle(price.plan_name)} (${price.interval})`,
+  };
 }
 
 /** A plan's name as customers read it on Paddle's checkout and receipts (pro-team → Pro Team). */
@@ -33,7 +71,11 @@ const planTitle = (name: string) =>
     .join(' ');
 
 /** The account's Paddle customer, made once (the first writer wins a race). */
-async function customerFor(db: Sql, paddle: OverlayBilling, input: PaddleCheckoutInput) {
+export async function customerFor(
+  db: Sql,
+  paddle: OverlayBilling,
+  input: { accountId: string; email: string },
+) {
   const [existing] = await db<{ billing_id: string }[]>`
     select billing_id from public.billing_customers
     where account_id = ${input.accountId} and billing_type = 2`;
@@ -66,20 +108,22 @@ export async function paddleCheckout(db: Sql, paddle: OverlayBilling, input: Pad
     trialDays: input.trialDays,
     checkoutUrl: `${input.origin}/paddle/payment`,
     customData: { account_id: input.accountId, plan_price_id: input.planPriceId },
+    discountId: input.discountId ?? null,
   });
   return {
     billing_type: 2 as const,
     customer: { id: customerId, auth_token: await paddle.customerAuthToken(customerId) },
-    discount_code: null,
+    discount_code: input.discountId ?? null,
     prices: transaction.items.map((item) => ({ price_id: item.price?.id ?? '' })),
     payment_method: null,
     transaction_id: transaction.id,
     success_url: `${input.origin}${input.successPath}?session_id={CHECKOUT_SESSION_ID}`,
     locale: 'en',
-    allow_discounts: false,
+    allow_discounts: Boolean(input.discountId),
     payment_methods: ['card'],
-    payment_url:
-      transaction.checkout?.url ?? `${input.origin}/paddle/payment?_ptxn=${transaction.id}`,
+    payment_url: paddlePaymentUrl(input.origin, transaction.id, 'subscription-purchase', {
+      scope: input.scopeKey,
+    }),
   };
 }
 
@@ -112,6 +156,11 @@ export type PaddleChange = 'cancel' | 'cancel-now' | 'resume';
 /** The SDK's entities are plain data objects: their class types just don't say so. */
 const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as postgres.JSONValue;
 
+/** Stores what Paddle answered with, as the webhook would (guarded by its `updated_at`). */
+export async function storePaddleSubscription(db: Sql, subscription: unknown) {
+  await db`select app.apply_paddle_subscription(${db.json(asJson(subscription))})`;
+}
+
 export async function changePaddleSubscription(
   db: Sql,
   paddle: OverlayBilling,
@@ -122,5 +171,5 @@ export async function changePaddleSubscription(
     change === 'resume'
       ? await paddle.removeScheduledChange(billingId)
       : await paddle.cancel(billingId, change === 'cancel' ? 'next_billing_period' : 'immediately');
-  await db`select app.apply_paddle_subscription(${db.json(asJson(updated))})`;
+  await storePaddleSubscription(db, updated);
 }

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { createClient } from '@supabase/supabase-js';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { createStripeWebhookHandler } from '../stripe-webhook/handler.ts';
 import { webhookTesting } from '../stripe-webhook/testing.ts';
 import { createKioskBillingHandler } from './handler.ts';
+import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 
 /**
  * kiosk-billing against the stack and its Stripe sandbox: staff refund a paid order and cancel
@@ -106,6 +108,77 @@ Deno.test('kiosk-billing: refund an order, cancel a subscription', async (t) => 
         where action = 'subscription.cancelled' and details ->> 'subscription_id' = ${subscription.id}`;
       assert.equal(audits.length, 1);
     });
+  } finally {
+    await closeSql();
+  }
+});
+
+Deno.test('kiosk-billing: cancel a Paddle subscription now, audited', async () => {
+  try {
+    const db = sql();
+    const paddle = overlayBillingFromEnv();
+    const email = `kiosk-paddle-${crypto.randomUUID().slice(0, 8)}@functions.test`;
+    const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
+      auth: { persistSession: false, autoRefreshToken: false },
+    });
+    const created = await admin.auth.admin.createUser({
+      email,
+      password: `Pw-${crypto.randomUUID()}`,
+      email_confirm: true,
+    });
+    if (created.error) throw created.error;
+    const [user] = await db<{ account: string }[]>`
+      select personal_account_id as account from public.profiles where id = ${created.data.user.id}`;
+    assert.ok(user);
+    const [price] = await db<{ id: string }[]>`
+      select pp.id::text from public.plan_prices pp join public.plans p on p.id = pp.plan_id
+      where p.name = 'pro' and pp.interval = 'yearly' and pp.currency = 'USD'`;
+    const customer = await paddle.createCustomer({
+      email,
+      customData: { account_id: user.account },
+    });
+    const transaction = await paddle.createCheckout({
+      customerId: customer.id,
+      unitAmount: 12900,
+      currency: 'USD',
+      interval: 'year',
+      productName: 'Shortlane Pro',
+      priceName: 'Shortlane Pro (yearly)',
+      trialDays: 0,
+      checkoutUrl: 'http://localhost:45173/paddle/payment',
+      customData: { account_id: user.account, plan_price_id: price!.id },
+    });
+    const paid = await fetch(`${env.PADDLE_API_BASE}/checkout/${transaction.id}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        token: env.PADDLE_CLIENT_TOKEN!,
+        parent_origin: 'http://localhost:45173',
+        email,
+        country: 'US',
+        postcode: '10001',
+        cardNumber: '4242 4242 4242 4242',
+        cardholder: 'Kiosk Test',
+        expiry: '12/34',
+        cvc: '123',
+      }),
+    });
+    assert.match(await paid.text(), /checkout\.completed/);
+    const subscriptionId = (await paddle.retrieveTransaction(transaction.id)).subscriptionId!;
+    const row = await until(async () => {
+      const [found] = await db<{ id: string }[]>`
+        select id from public.subscriptions where billing_type = 2 and billing_id = ${subscriptionId}`;
+      return found;
+    });
+    const staff = await userAuthorization(env, STAFF);
+    const done = await call(staff, { action: 'cancel_subscription', subscription_id: row.id });
+    assert.equal(done.status, 200, JSON.stringify(done.body));
+    assert.equal(done.body.subscription.billing_status, 'canceled');
+    assert.equal((await paddle.retrieveSubscription(subscriptionId)).status, 'canceled');
+    const audits = await db`
+      select 1 from public.kiosk_audit_log
+      where action = 'subscription.cancelled' and details ->> 'subscription_id' = ${row.id}`;
+    assert.equal(audits.length, 1);
   } finally {
     await closeSql();
   }

@@ -1,7 +1,8 @@
 /**
- * kiosk-billing: staff actions on a customer's money (billing type 1, Stripe), for staff only.
+ * kiosk-billing: staff actions on a customer's money, for staff only.
  *
- *   POST { action: "cancel_subscription", subscription_id }  ends the plan now at Stripe
+ *   POST { action: "cancel_subscription", subscription_id }  ends the plan now at its provider
+ *                                                          (Stripe, or Paddle for billing type 2)
  *   POST { action: "refund_order", order_id }               refunds the order's invoice in full
  *                                                          → the order is refunded (status 51)
  *
@@ -11,6 +12,8 @@
  */
 import type postgres from 'postgres';
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { handler, HttpError, json } from '../_shared/http.ts';
@@ -25,6 +28,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface KioskBillingDeps {
   billing: () => CardBilling;
+  paddle: () => OverlayBilling;
   documents: () => BillingDocuments;
   db: () => Sql;
 }
@@ -45,16 +49,31 @@ async function ownerOf(db: Sql, accountId: string): Promise<string | null> {
 
 async function cancelSubscription(deps: KioskBillingDeps, staffId: string, id: string) {
   const db = deps.db();
-  const [row] = await db<{ billing_id: string | null; account_id: string; ends_at: Date | null }[]>`
-    select billing_id, account_id, ends_at from public.subscriptions
-    where id = ${id} and billing_type = 1`;
+  const [row] = await db<
+    {
+      billing_id: string | null;
+      billing_type: number;
+      account_id: string;
+      ends_at: Date | null;
+    }[]
+  >`
+    select billing_id, billing_type, account_id, ends_at from public.subscriptions
+    where id = ${id} and billing_type in (1, 2)
+      -- A pending downgrade is no subscription at the provider.
+      and billing_id not like 'sub\_sched\_%' and billing_id not like '%:scheduled'`;
   if (!row?.billing_id)
-    throw new HttpError(404, 'No card subscription with this id.', 'subscription_not_found');
+    throw new HttpError(404, 'No paid subscription with this id.', 'subscription_not_found');
   if (row.ends_at && row.ends_at.getTime() <= Date.now())
     throw new HttpError(409, 'This subscription has already ended.', 'subscription_ended');
-  const cancelled = await deps.billing().cancelNow(row.billing_id);
-  await db`select app.apply_stripe_subscription(
-    ${db.json(JSON.parse(JSON.stringify(cancelled)) as postgres.JSONValue)}, now())`;
+  const asJson = (value: unknown) =>
+    db.json(JSON.parse(JSON.stringify(value)) as postgres.JSONValue);
+  if (row.billing_type === 2) {
+    const cancelled = await deps.paddle().cancel(row.billing_id, 'immediately');
+    await db`select app.apply_paddle_subscription(${asJson(cancelled)})`;
+  } else {
+    const cancelled = await deps.billing().cancelNow(row.billing_id);
+    await db`select app.apply_stripe_subscription(${asJson(cancelled)}, now())`;
+  }
   await recordKioskAction({
     actorId: staffId,
     action: 'subscription.cancelled',
@@ -111,6 +130,7 @@ async function refundOrder(deps: KioskBillingDeps, staffId: string, id: string) 
 export function createKioskBillingHandler(
   deps: KioskBillingDeps = {
     billing: cardBillingFromEnv,
+    paddle: overlayBillingFromEnv,
     documents: billingDocumentsFromEnv,
     db: sql,
   },

@@ -315,3 +315,102 @@ Deno.test('paddle-webhook', async (t) => {
     await closeSql();
   }
 });
+
+Deno.test('paddle-webhook: a pending downgrade, a declined renewal and its payment', async (t) => {
+  try {
+    const user = await subscribedUser();
+    const db = sql();
+    const [monthly] = await db<{ price: string }[]>`
+      select pp.id::text as price from public.plan_prices pp join public.plans p on p.id = pp.plan_id
+      where p.name = 'pro' and pp.interval = 'monthly' and pp.currency = 'USD'`;
+    const current = await billing.retrieveSubscription(user.subscription);
+    await billing.setCustomData(user.subscription, {
+      ...(current.customData as Record<string, string>),
+      scheduled_plan_price_id: monthly!.price,
+    });
+    const renewed = await fetch(
+      `${env.PADDLE_API_BASE}/_sandbox/subscriptions/${user.subscription}/renew`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${env.PADDLE_API_KEY}` },
+        body: JSON.stringify({ outcome: 'failed' }),
+      },
+    );
+    assert.equal(renewed.status, 200);
+    const events = await eventsAbout([user.subscription]);
+    const types = events.map((event) => event.event_type);
+    // Paddle's order for a renewal whose payment fails (its "subscription past due" guide).
+    for (const type of [
+      'transaction.billed',
+      'transaction.payment_failed',
+      'transaction.past_due',
+      'subscription.past_due',
+    ])
+      assert.ok(types.includes(type), `${type} in ${types.join(', ')}`);
+
+    await t.step('replayed 5 times, newest first, the events have one effect', async () => {
+      for (let round = 0; round < 5; round++)
+        for (const event of [...events].reverse()) assert.equal((await deliver(event)).status, 200);
+      const after = await state(user.account);
+      const main = after.subscriptions.filter((row) => row.billing_status !== 'active');
+      assert.equal(main.length, 1);
+      assert.equal(main[0]!.billing_status, 'past_due');
+      // The pending downgrade: one future row, starting where the new period ends.
+      const future = after.subscriptions.filter((row) => row.billing_status === 'active');
+      assert.equal(future.length, 1);
+      assert.equal(future[0]!.ends_at, null);
+      const invoices = await db<{ status: string }[]>`
+        select status from public.invoices where account_id = ${user.account} order by issued_at`;
+      assert.deepEqual(
+        invoices.map((invoice) => invoice.status),
+        ['paid', 'open'],
+      );
+    });
+
+    await t.step('paying the past-due renewal restores the plan, once', async () => {
+      const due = await billing.paymentMethodTransaction(user.subscription);
+      assert.equal(due.status, 'past_due');
+      const paid = await fetch(`${env.PADDLE_API_BASE}/checkout/${due.id}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          token: env.PADDLE_CLIENT_TOKEN!,
+          parent_origin: 'http://localhost:45173',
+          email: 'overlay@functions.test',
+          country: 'US',
+          postcode: '10001',
+          cardNumber: '4242 4242 4242 4242',
+          cardholder: 'Test Buyer',
+          expiry: '12/34',
+          cvc: '123',
+        }),
+      });
+      assert.match(await paid.text(), /checkout\.completed/);
+      const all = await eventsAbout([user.subscription]);
+      // Every event again, oldest last: the newest entity still wins.
+      for (const event of [...all].reverse()) await deliver(event);
+      const after = await state(user.account);
+      assert.ok(after.subscriptions.every((row) => row.billing_status === 'active'));
+      const invoices = await db<{ status: string }[]>`
+        select status from public.invoices where account_id = ${user.account}`;
+      assert.deepEqual(
+        invoices.map((invoice) => invoice.status),
+        ['paid', 'paid'],
+      );
+    });
+
+    await t.step('dropping the pending downgrade ends its row before it starts', async () => {
+      const now = await billing.retrieveSubscription(user.subscription);
+      const { scheduled_plan_price_id: _gone, ...rest } = now.customData as Record<string, string>;
+      await billing.setCustomData(user.subscription, rest);
+      const all = await eventsAbout([user.subscription]);
+      for (const event of [...all].reverse()) await deliver(event);
+      const [row] = await db<{ ends_at: Date | null; period_starts_at: Date }[]>`
+        select ends_at, period_starts_at from public.subscriptions
+        where billing_type = 2 and billing_id = ${`${user.subscription}:scheduled`}`;
+      assert.ok(row!.ends_at && row!.ends_at.getTime() <= row!.period_starts_at.getTime());
+    });
+  } finally {
+    await closeSql();
+  }
+});

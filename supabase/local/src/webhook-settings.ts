@@ -10,8 +10,9 @@ export interface LocalWebhookSettings {
 
 /**
  * What production sets once by hand in app.webhook_settings (migration 20261122002400) and
- * app.domain_verification_settings (20261122004200), for this stack: where the cron jobs wake
- * the webhook delivery worker and the domain verifier, with which key, and the development
+ * app.domain_verification_settings (20261122004200) and app.billing_schedule_settings
+ * (20261122005810), for this stack: where the cron jobs wake the webhook delivery worker, the
+ * domain verifier and the billing function, with which key, and the development
  * exception that lets customers' endpoints be receivers on this machine. Written at every start,
  * since the gateway's port changes between stacks.
  */
@@ -39,6 +40,11 @@ export async function writeLocalWebhookSettings(
     // And the metered overage's reporter (migration 20261122006000).
     await client.query(`update app.overage_settings set report_url = $1, report_key = $2`, [
       `${settings.gatewayUrl}/functions/v1/overage-report`,
+      settings.serviceRoleKey,
+    ]);
+    // So is the billing function, for pending Paddle downgrades (migration 20261122005810).
+    await client.query(`update app.billing_schedule_settings set apply_url = $1, apply_key = $2`, [
+      `${settings.gatewayUrl}/functions/v1/billing/paddle/scheduled-changes`,
       settings.serviceRoleKey,
     ]);
   } finally {

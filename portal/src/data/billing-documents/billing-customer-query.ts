@@ -16,7 +16,7 @@ export interface BillingCustomer {
 }
 
 /**
- * The account's card-provider customer (billing type 1) with its card on file, or null. RLS
+ * The account's billing customer (its preferred provider's) with its card on file, or null. RLS
  * answers billing managers only; `pollUntilChangedFrom` re-reads every second until the card's
  * sync time differs from it (the webhook of a payment-method update has landed).
  */
@@ -36,7 +36,10 @@ export function useBillingCustomerQuery(
           'billing_type, pm_type, pm_last_four, pm_expiration, pm_country, pm_synced_at, tax_id, tax_id_type, billing_address',
         )
         .eq('account_id', accountId!)
-        .eq('billing_type', 1)
+        // The preferred provider's customer (Stripe's, or Paddle's for a Paddle account).
+        .order('is_preferred', { ascending: false })
+        .order('billing_type')
+        .limit(1)
         .maybeSingle();
       if (error) throw error;
       return data as BillingCustomer | null;

@@ -9,17 +9,21 @@ import type { PortalSupabase } from '../../lib/supabase.ts';
  */
 
 export interface ProviderPage {
-  billing_type: 1;
+  /** 1: Stripe's hosted page; 2: our /paddle/payment page, which opens Paddle's overlay. */
+  billing_type: 1 | 2;
   transaction_id: string;
   payment_url: string;
 }
 
 export async function paymentMethodCheckout(
   supabase: PortalSupabase,
-  accountId: string,
+  accountId: string | null,
   returnPath: string,
+  billingType?: 1 | 2,
 ): Promise<ProviderPage> {
-  const query = new URLSearchParams({ account_id: accountId, return_path: returnPath });
+  const query = new URLSearchParams({ return_path: returnPath });
+  if (accountId) query.set('account_id', accountId);
+  if (billingType) query.set('billing_type', String(billingType));
   const { data, error } = await supabase.functions.invoke<{ data: ProviderPage }>(
     `billing/settings/payment-method?${query}`,
     { method: 'GET' },

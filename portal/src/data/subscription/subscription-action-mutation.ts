@@ -6,6 +6,7 @@ import { useUserId } from '../use-user-id.ts';
 import { subscriptionStateKeys } from './keys.ts';
 import { subscriptionApiPath, type SubscriptionScope } from './scope.ts';
 import type { SubscriptionState } from './subscription-state-query.ts';
+import type { CheckoutData } from '../billing.ts';
 
 /** The lifecycle calls of app-shell 7 that take no plan. */
 export type SubscriptionAction =
@@ -36,7 +37,7 @@ export function useSubscriptionActionMutation(scope: SubscriptionScope) {
         subscriptionStateKeys.state(userId ?? '', scope),
       );
       const billingType = shown?.subscription?.billing_type ?? 1;
-      const { error } = await supabase.functions.invoke(
+      const { data, error } = await supabase.functions.invoke<{ checkout?: CheckoutData }>(
         `${subscriptionApiPath(scope)}${call.suffix}`,
         {
           method: call.method,
@@ -48,6 +49,8 @@ export function useSubscriptionActionMutation(scope: SubscriptionScope) {
         },
       );
       if (error) throw error;
+      // Reactivating a Paddle plan is a new checkout (Paddle charges no saved card outside one).
+      return data?.checkout ?? null;
     },
     onSettled: () =>
       userId ? queryClient.invalidateQueries({ queryKey: userScope(userId) }) : undefined,

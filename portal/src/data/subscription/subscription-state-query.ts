@@ -8,11 +8,13 @@ import { subscriptionApiPath, type SubscriptionScope } from './scope.ts';
 /** One subscription as the billing function answers it. */
 export interface ScopeSubscription {
   id: string;
+  /** The account billed (a team's or an organization's for those scopes). */
+  account_id?: string;
   name: string;
   interval: BillingInterval;
   amount: number;
   currency: string;
-  /** 1: Stripe (card); 2: Paddle, which takes cancel, cancel now and resume only (for now). */
+  /** 1: Stripe (card); 2: Paddle (overlay checkout). */
   billing_type: number | null;
   billing_status: string | null;
   ends_at: string | null;

@@ -61,6 +61,11 @@ export default function PastDuePage() {
     if (!accountId) return;
     try {
       const page = await pay.mutateAsync(accountId);
+      // Paddle's overlay opens on our own /paddle/payment page, which comes home when paid.
+      if (page.billing_type === 2) {
+        window.location.assign(page.payment_url);
+        return;
+      }
       payment.current = window.open(page.payment_url, 'invoice-payment');
       // A blocked window: the invoice page opens here instead, and its way back is the browser's.
       if (!payment.current) window.location.assign(page.payment_url);

@@ -106,6 +106,7 @@ function VatInfoForm({ accountId, customer }: { accountId: string; customer: Bil
         method: 'PUT',
         body: {
           account_id: accountId,
+          billing_type: customer.billing_type,
           name: values.name || undefined,
           tax_id_type: values.tax_id_type ?? undefined,
           tax_id: values.tax_id || undefined,

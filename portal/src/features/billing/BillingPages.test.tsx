@@ -209,7 +209,7 @@ describe('settings/subscription/cancel', () => {
   });
 
   it(
-    'a Paddle subscription is cancelled as billing type 2, with no plan changes offered',
+    'a Paddle subscription offers plan changes and is cancelled as billing type 2',
     ROOMY,
     async () => {
       const paddle = proYearly({ billing_type: 2 });
@@ -217,9 +217,10 @@ describe('settings/subscription/cancel', () => {
         subscription: paddle,
         future: null,
       });
-      expect(await screen.findByTestId('no-plan-changes', {}, SLOW)).toBeInTheDocument();
-      expect(screen.queryByRole('link', { name: /^Switch to/ })).toBeNull();
-      expect(screen.queryByRole('table', { name: 'Change plan' })).toBeNull();
+      expect(
+        await screen.findByRole('link', { name: 'Switch to monthly billing' }, SLOW),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('table', { name: 'Change plan' })).toBeInTheDocument();
       const bodies: unknown[] = [];
       backend.on('DELETE', '/functions/v1/billing/settings/subscription', async (request) => {
         bodies.push(await request.json());
@@ -279,6 +280,39 @@ describe('settings/subscription/update', () => {
     },
   );
 
+  it(
+    'a declined Paddle upgrade opens a payment-method update checkout with the notice',
+    ROOMY,
+    async () => {
+      const { backend } = await openSubscription(
+        '/app/settings/subscription/update/business/yearly',
+        { subscription: proYearly({ billing_type: 2, account_id: 'acc-paddle' }), future: null },
+      );
+      backend.on('GET', '/functions/v1/billing/settings/subscription/preview', () => json(preview));
+      backend.on('PUT', '/functions/v1/billing/settings/subscription', () =>
+        json({ code: 'payment_declined', message: MESSAGES.paymentDeclined }, { status: 402 }),
+      );
+      const asked: string[] = [];
+      backend.on('GET', '/functions/v1/billing/settings/payment-method', (request) => {
+        asked.push(new URL(request.url).search);
+        return json({
+          data: {
+            billing_type: 2,
+            transaction_id: 'txn_01',
+            payment_url: 'http://localhost/paddle/payment?flow=payment-method-update&_ptxn=txn_01',
+          },
+        });
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Confirm and pay' }, SLOW));
+      expect(await screen.findByText(MESSAGES.paymentDeclined, {}, SLOW)).toBeInTheDocument();
+      await waitFor(() => expect(asked).toHaveLength(1));
+      const query = new URLSearchParams(asked[0]);
+      expect(query.get('billing_type')).toBe('2');
+      expect(query.get('account_id')).toBe('acc-paddle');
+      expect(query.get('return_path')).toBe('/app/settings/subscription');
+    },
+  );
+
   it("a 406 shows the server's reason", ROOMY, async () => {
     const { backend } = await openSubscription(
       '/app/settings/subscription/update/business/yearly',
@@ -327,6 +361,41 @@ describe('settings/subscription/update', () => {
 });
 
 describe('pricing: Choose a plan', () => {
+  it(
+    'a plan that needs the billing address first leads to the tax details page',
+    ROOMY,
+    async () => {
+      const backend = new TestBackend();
+      backend.on('POST', '/functions/v1/billing/new-subscription', () =>
+        json(
+          {
+            code: 'validation_failed',
+            message: 'Validation fails',
+            errors: {
+              billing_address: [
+                'This plan needs your billing address and tax details before you subscribe.',
+              ],
+            },
+          },
+          { status: 422 },
+        ),
+      );
+      const testServices = createTestServices(backend);
+      await startSession(testServices, backend, { id: TEST_USER_ID, email: 'ada@example.com' });
+      const { router } = renderApp({
+        route: '/app/pricing',
+        world: signedInWorld(),
+        backend,
+        testServices,
+      });
+      fireEvent.click(await screen.findByRole('button', { name: 'Choose Pro' }, SLOW));
+      await waitFor(
+        () => expect(router.state.location.pathname).toMatch(/^\/user\/vatinfo\/[A-Za-z0-9_-]+$/),
+        ROOMY,
+      );
+    },
+  );
+
   it(
     'asks the billing function for a yearly checkout; a failure says so and skips the survey',
     ROOMY,

@@ -3,6 +3,7 @@ import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_DECLINED_MESSAGE } from '../../data/billing.ts';
+import { paddleFlowTargets } from './paddleFlow.ts';
 import { json, TestBackend } from '../../test/backend.ts';
 import { renderApp } from '../../test/render.tsx';
 import { createTestServices, startSession } from '../../test/services.ts';
@@ -100,6 +101,35 @@ describe('/paddle/payment', () => {
     await open('/paddle/payment');
     expect(await screen.findByRole('alert', {}, SLOW)).toHaveTextContent(
       'There is no payment to open here',
+    );
+  });
+});
+
+describe('where /paddle/payment goes by the payment flow kind', () => {
+  const targets = (query: string) => paddleFlowTargets(new URLSearchParams(query), 'txn_1');
+
+  it("a purchase completes on its scope's success page and closes to the plans", () => {
+    expect(targets('_ptxn=txn_1')).toEqual({
+      completed: '/app/settings/subscription/success?session_id=txn_1',
+      closed: '/app/pricing',
+    });
+    expect(targets('scope=team%3Aacme%2Fsales&_ptxn=txn_1').completed).toBe(
+      '/app/organization/acme/team/sales/subscription/success?session_id=txn_1',
+    );
+    expect(targets('scope=organization%3Aacme&_ptxn=txn_1').completed).toBe(
+      '/app/organizations/acme/settings/profile/subscription/success?session_id=txn_1',
+    );
+  });
+
+  it('an invoice payment goes home; a payment-method update back to its own page only', () => {
+    expect(targets('flow=invoice-payment')).toEqual({ completed: '/app', closed: '/app' });
+    expect(targets('flow=payment-method-update&return=%2Fapp%2Fsettings%2Fsubscription')).toEqual({
+      completed: '/app/settings/subscription?session_id=txn_1',
+      closed: '/app/settings/subscription',
+    });
+    // Not a portal page: the payment-method page instead, never another site.
+    expect(targets('flow=payment-method-update&return=https%3A%2F%2Fevil.test').closed).toBe(
+      '/app/settings/payment-method',
     );
   });
 });

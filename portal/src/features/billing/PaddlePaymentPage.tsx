@@ -7,7 +7,8 @@ import { PAYMENT_DECLINED_MESSAGE } from '../../data/billing.ts';
 import { loadPaddle } from '../../lib/paddle.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
-import { href, paths } from '../../routes/paths.ts';
+import { paths } from '../../routes/paths.ts';
+import { paddleFlowTargets } from './paddleFlow.ts';
 import { useAppState } from '../../state/appState.ts';
 import { useStoredFlag } from '../../state/storedFlag.ts';
 
@@ -16,10 +17,10 @@ type Stage = 'opening' | 'open' | 'failed' | 'unavailable';
 /**
  * /paddle/payment: billing type 2's payment link (`?_ptxn=<transaction id>`, what Paddle calls
  * the default payment link). Paddle.js opens its overlay checkout for the transaction; a
- * completed checkout goes to settings.subscription.success with the transaction as its
- * session id, where the page waits for the webhook; a declined card shows the spec's message
- * (and skips the onboarding survey); closing the overlay goes back to the plans. A checkout
- * error is only logged (app-shell 4, Subscribe).
+ * completed purchase goes to its scope's subscription success page with the transaction as its
+ * session id, where the page waits for the webhook; an invoice payment and a payment-method
+ * update go where paddleFlowTargets says; a declined card shows the spec's message (and skips
+ * the onboarding survey). A checkout error is only logged (app-shell 4, Subscribe).
  */
 export default function PaddlePaymentPage() {
   usePageTitle('Payment');
@@ -46,16 +47,14 @@ export default function PaddlePaymentPage() {
           break;
         case 'checkout.completed':
           completed.current = true;
-          // The overlay stays over the page until closed; the success page takes over from here.
+          // The overlay stays over the page until closed; the next page takes over from here.
           getPaddleInstance()?.Checkout.close();
           void navigate(
-            href('settings.subscription.success', null, {
-              session_id: event.data?.transaction_id ?? transactionId,
-            }),
+            paddleFlowTargets(params, event.data?.transaction_id ?? transactionId).completed,
           );
           break;
         case 'checkout.closed':
-          if (!completed.current) void navigate(paths['signup.pricing']);
+          if (!completed.current) void navigate(paddleFlowTargets(params, transactionId).closed);
           break;
         case 'checkout.error':
         case 'checkout.payment.error':
@@ -69,7 +68,7 @@ export default function PaddlePaymentPage() {
         setStage('unavailable');
       },
     );
-  }, [config, locale, navigate, setSurveySkipped, transactionId]);
+  }, [config, locale, navigate, params, setSurveySkipped, transactionId]);
 
   if (!transactionId) {
     return (

@@ -18,7 +18,11 @@ import { useNotify } from '../../lib/servicesContext.ts';
 import { planTitle } from '../../pages/PricingPage/planText.ts';
 import { useAppState } from '../../state/appState.ts';
 import { formatDate } from './SubscriptionPanel.tsx';
-import { refusalMessage, useSubscriptionActions } from './useSubscriptionActions.ts';
+import {
+  refusalMessage,
+  usePaymentDeclined,
+  useSubscriptionActions,
+} from './useSubscriptionActions.ts';
 
 /**
  * subscription/cancel: at the end of the period (the plan stays until then: the grace period)
@@ -74,10 +78,11 @@ export function CancelPanel({ scope }: { scope: SubscriptionScope }) {
 }
 
 /**
- * subscription/update/{subscription}/{interval}: what the change does, as Stripe computes it (an
- * upgrade's charge now, prorated; a downgrade's start at the period end), then the change. An
- * upgrade waits for the provider on the verification page; 402 goes to the payment page with
- * the declined notice, 406 shows the server's reason (app-shell 8).
+ * subscription/update/{subscription}/{interval}: what the change does, as the provider computes
+ * it (an upgrade's charge now, prorated; a downgrade's start at the period end), then the change.
+ * An upgrade waits for the provider on the verification page; 402 shows the declined notice and
+ * goes to the payment page (Stripe) or the payment-method update checkout (Paddle), 406 shows
+ * the server's reason (app-shell 8).
  */
 export function UpdatePanel({
   scope,
@@ -98,6 +103,7 @@ export function UpdatePanel({
     : null;
   const preview = useUpdatePreviewQuery(scope, choice);
   const update = useSubscriptionUpdateMutation(scope);
+  const declined = usePaymentDeclined(scope);
 
   if (!choice) return <Alert color="red">The billing period must be monthly or yearly.</Alert>;
   if (preview.isPending) return <Loader size="sm" aria-label="Computing the change" />;
@@ -128,12 +134,7 @@ export function UpdatePanel({
       },
       onError: (error) => {
         if (error instanceof UpdateRefused && error.status === 402) {
-          notify({
-            message: MESSAGES.paymentDeclined,
-            durationMs: NOTICE_DURATION_MS.default,
-            tone: 'error',
-          });
-          void navigate(links.paymentMethod);
+          void declined();
           return;
         }
         const show = (message: string) =>

@@ -14,7 +14,10 @@ import { NOTICE_DURATION_MS, type BillingInterval } from '@shortlane/shared/cons
 import { formatMoney } from '@shortlane/shared/plans.ts';
 import { remainingTrialDays } from '@shortlane/shared/subscriptions.ts';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
+import { refusedForBillingAddress, scopeAccountId } from '../../data/billing-address.ts';
+import { useUserId } from '../../data/use-user-id.ts';
+import { vatInfoToken } from '../billing-documents/vatInfoToken.ts';
 import { useNewSubscriptionMutation } from '../../data/billing.ts';
 import { usePlansQuery, type PlanRow } from '../../data/plans-query.ts';
 import { subscriptionPaths, type SubscriptionScope } from '../../data/subscription/scope.ts';
@@ -22,9 +25,9 @@ import {
   useSubscriptionStateQuery,
   type ScopeSubscription,
 } from '../../data/subscription/subscription-state-query.ts';
-import { useNotify } from '../../lib/servicesContext.ts';
+import { useNotify, useSupabase } from '../../lib/servicesContext.ts';
 import { planTitle } from '../../pages/PricingPage/planText.ts';
-import { paths } from '../../routes/paths.ts';
+import { href, paths } from '../../routes/paths.ts';
 import { useAppState } from '../../state/appState.ts';
 import { useRememberedCoupon } from '../../state/coupon.ts';
 import { refusalMessage, useSubscriptionActions } from './useSubscriptionActions.ts';
@@ -100,6 +103,9 @@ function ChooseButton({
 }) {
   const checkout = useNewSubscriptionMutation();
   const notify = useNotify();
+  const supabase = useSupabase();
+  const userId = useUserId();
+  const navigate = useNavigate();
   const coupon = useRememberedCoupon().code;
   const [leaving, setLeaving] = useState(false);
   const choose = () =>
@@ -119,10 +125,18 @@ function ChooseButton({
           window.location.assign(data.payment_url);
         },
         onError: (error) =>
-          void refusalMessage(error).then(({ status, message }) => {
+          void (async () => {
+            // The plan needs the billing address first: the tax details page asks for it.
+            if (await refusedForBillingAddress(error)) {
+              const account = userId ? await scopeAccountId(supabase, userId, scope) : null;
+              if (account)
+                void navigate(href('user.vatinfo', { encrypted: vatInfoToken(account) }));
+              return;
+            }
+            const { status, message } = await refusalMessage(error);
             if (status !== 422 && message)
               notify({ message, durationMs: NOTICE_DURATION_MS.default, tone: 'error' });
-          }),
+          })(),
       },
     );
   return (
@@ -224,9 +238,6 @@ export function SubscriptionPanel({ scope }: { scope: SubscriptionScope }) {
     subscription?.ends_at != null && new Date(subscription.ends_at).getTime() <= now.getTime();
   const live = subscription && !ended ? subscription : null;
   const busy = running != null;
-  // Paddle subscriptions (billing type 2) are cancelled and resumed here; plan changes and
-  // reactivation are Stripe's only for now (the billing function answers 406 for them).
-  const changeable = subscription?.billing_type !== 2;
 
   return (
     <Stack gap="lg">
@@ -253,16 +264,14 @@ export function SubscriptionPanel({ scope }: { scope: SubscriptionScope }) {
               Your {planTitle(subscription.name)} plan ended on{' '}
               {formatDate(subscription.ends_at!, locale)}.
             </Text>
-            {changeable && (
-              <Button
-                w="fit-content"
-                loading={running === 'reactivate'}
-                disabled={busy}
-                onClick={() => void run('reactivate')}
-              >
-                Reactivate {planTitle(subscription.name)}
-              </Button>
-            )}
+            <Button
+              w="fit-content"
+              loading={running === 'reactivate'}
+              disabled={busy}
+              onClick={() => void run('reactivate')}
+            >
+              Reactivate {planTitle(subscription.name)}
+            </Button>
           </Stack>
         )}
         {live && (
@@ -289,15 +298,13 @@ export function SubscriptionPanel({ scope }: { scope: SubscriptionScope }) {
             <Group>
               {live.ends_at == null ? (
                 <>
-                  {changeable && (
-                    <Button
-                      variant="light"
-                      component={Link}
-                      to={links.update(live.name, OTHER[live.interval])}
-                    >
-                      Switch to {OTHER[live.interval]} billing
-                    </Button>
-                  )}
+                  <Button
+                    variant="light"
+                    component={Link}
+                    to={links.update(live.name, OTHER[live.interval])}
+                  >
+                    Switch to {OTHER[live.interval]} billing
+                  </Button>
                   <Button color="red" variant="light" component={Link} to={links.cancel}>
                     Cancel subscription
                   </Button>
@@ -312,15 +319,10 @@ export function SubscriptionPanel({ scope }: { scope: SubscriptionScope }) {
                 </Button>
               )}
             </Group>
-            {!changeable && (
-              <Text size="sm" c="dimmed" data-testid="no-plan-changes">
-                Plan changes are not available yet for a subscription paid through Paddle.
-              </Text>
-            )}
           </Stack>
         )}
       </Paper>
-      {(!live || (live.ends_at == null && changeable)) && (
+      {(!live || live.ends_at == null) && (
         <Stack gap="xs">
           <Title order={2} size="h4">
             {live ? 'Change plan' : 'Choose a plan'}

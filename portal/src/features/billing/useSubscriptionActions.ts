@@ -10,7 +10,9 @@ import {
 } from '../../data/subscription/subscription-action-mutation.ts';
 import { subscriptionPaths, type SubscriptionScope } from '../../data/subscription/scope.ts';
 import { useUserId } from '../../data/use-user-id.ts';
-import { useNotify } from '../../lib/servicesContext.ts';
+import { paymentMethodCheckout } from '../../data/billing-documents/billing-documents-calls.ts';
+import { useSubscriptionStateQuery } from '../../data/subscription/subscription-state-query.ts';
+import { useNotify, useSupabase } from '../../lib/servicesContext.ts';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -48,6 +50,43 @@ export async function refusalMessage(
 }
 
 /**
+ * The spec's answer to a 402 (app-shell 8): the declined notice, then for the first provider
+ * the payment page, for the second a payment-method update checkout (Paddle's overlay, which
+ * for a past-due plan also collects what is owed), back to the subscription page after.
+ */
+export function usePaymentDeclined(scope: SubscriptionScope) {
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const supabase = useSupabase();
+  // Which provider the plan is with (loaded here too, for a page opened directly).
+  const state = useSubscriptionStateQuery(scope);
+  return async () => {
+    notify({
+      message: MESSAGES.paymentDeclined,
+      durationMs: NOTICE_DURATION_MS.default,
+      tone: 'error',
+    });
+    const links = subscriptionPaths(scope);
+    const shown = state.data ?? (await state.refetch()).data;
+    if (shown?.subscription?.billing_type === 2) {
+      try {
+        const page = await paymentMethodCheckout(
+          supabase,
+          shown.subscription.account_id ?? null,
+          links.subscription,
+          2,
+        );
+        window.location.assign(page.payment_url);
+        return;
+      } catch (error) {
+        console.error('billing: payment-method update not opened', error);
+      }
+    }
+    void navigate(links.paymentMethod);
+  };
+}
+
+/**
  * Runs a lifecycle action as app-shell 4 says: the call, a 3 s wait, a state refresh, then a
  * success notice. A declined payment (402) says so and goes to the payment page; another
  * refusal shows the server's reason, or the spec's "… failed" message.
@@ -59,11 +98,16 @@ export function useSubscriptionActions(scope: SubscriptionScope) {
   const notify = useNotify();
   const navigate = useNavigate();
   const [running, setRunning] = useState<SubscriptionAction | null>(null);
+  const declined = usePaymentDeclined(scope);
 
   const run = async (action: SubscriptionAction, after?: string): Promise<boolean> => {
     setRunning(action);
     try {
-      await mutation.mutateAsync(action);
+      const checkout = await mutation.mutateAsync(action);
+      if (checkout) {
+        window.location.assign(checkout.payment_url);
+        return true;
+      }
       await wait(POST_ACTION_WAIT_MS);
       if (userId) await refreshAppState(queryClient, userId);
       notify({ message: SUCCESS[action], durationMs: NOTICE_DURATION_MS.default, tone: 'success' });
@@ -72,12 +116,7 @@ export function useSubscriptionActions(scope: SubscriptionScope) {
     } catch (error) {
       const { status, message } = await refusalMessage(error);
       if (status === 402) {
-        notify({
-          message: MESSAGES.paymentDeclined,
-          durationMs: NOTICE_DURATION_MS.default,
-          tone: 'error',
-        });
-        void navigate(subscriptionPaths(scope).paymentMethod);
+        await declined();
       } else {
         notify({
           message: status >= 500 || !message ? FAILED[action] : message,

@@ -20,11 +20,15 @@ import {
 import { formatMoney } from '@shortlane/shared/plans.ts';
 import { saleCouponFor } from '@shortlane/shared/sale-calendar.ts';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { NOTICE_DURATION_MS, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { CREATE_FAILED_MESSAGE, useNewSubscriptionMutation } from '../../data/billing.ts';
-import { useNotify } from '../../lib/servicesContext.ts';
+import { refusedForBillingAddress, scopeAccountId } from '../../data/billing-address.ts';
+import { PERSONAL } from '../../data/subscription/scope.ts';
+import { useUserId } from '../../data/use-user-id.ts';
+import { useNotify, useSupabase } from '../../lib/servicesContext.ts';
+import { vatInfoToken } from '../../features/billing-documents/vatInfoToken.ts';
 import type { Coupon } from '../../data/coupon-query.ts';
 import { usePlansQuery, type PlanRow } from '../../data/plans-query.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
@@ -65,6 +69,9 @@ function ChoosePlanButton({
 }) {
   const checkout = useNewSubscriptionMutation();
   const notify = useNotify();
+  const supabase = useSupabase();
+  const userId = useUserId();
+  const navigate = useNavigate();
   const [leaving, setLeaving] = useState(false);
   const [, setSurveySkipped] = useStoredFlag(STORAGE_KEYS.surveySkipped, false);
   // The remembered coupon goes with the checkout; the server applies it where it is valid.
@@ -84,9 +91,14 @@ function ChoosePlanButton({
           window.location.assign(data.payment_url);
         },
         onError: (error) => {
-          // A 422 was announced field by field by the global handler. Any other failure shows
-          // the server's message (the spec's create-failed one), and the onboarding survey
-          // stays away (app-shell 4, Subscribe).
+          // A 422 was announced field by field by the global handler; one for the billing
+          // address leads to the tax details page. Any other failure shows the server's message
+          // (the spec's create-failed one), and the onboarding survey stays away (app-shell 4).
+          void refusedForBillingAddress(error).then(async (needsAddress) => {
+            if (!needsAddress || !userId) return;
+            const account = await scopeAccountId(supabase, userId, PERSONAL);
+            if (account) void navigate(href('user.vatinfo', { encrypted: vatInfoToken(account) }));
+          });
           setSurveySkipped(true);
           void checkoutFailureMessage(error).then((message) => {
             if (message) notify({ message, durationMs: NOTICE_DURATION_MS.default });

@@ -1,4 +1,11 @@
-import type { Customer, EventEntity, Subscription, Transaction } from '@paddle/paddle-node-sdk';
+import type {
+  Customer,
+  Discount,
+  EventEntity,
+  Subscription,
+  SubscriptionPreview,
+  Transaction,
+} from '@paddle/paddle-node-sdk';
 
 /**
  * Billing type 2: the calls our functions make to the overlay-checkout provider (Paddle
@@ -19,6 +26,8 @@ export interface OverlayCheckoutRequest {
   checkoutUrl: string;
   /** Copied by Paddle onto the subscription: how notifications find the account and price. */
   customData: Record<string, string>;
+  /** A Paddle discount (see ensureDiscount) taken off this first transaction. */
+  discountId?: string | null;
 }
 
 export interface OneTimeCharge {
@@ -28,6 +37,30 @@ export interface OneTimeCharge {
   description: string;
   customData: Record<string, string>;
 }
+
+/** A plan price as a subscription's item is changed to it (a non-catalog price, as at checkout). */
+export interface OverlayPriceRequest {
+  unitAmount: number;
+  currency: string;
+  interval: 'month' | 'year';
+  productName: string;
+  priceName: string;
+}
+
+export interface DiscountRequest {
+  /** Our coupon code (Paddle takes letters and digits only: others are dropped). */
+  code: string;
+  percentOff: number | null;
+  amountOff: number | null;
+  currency: string | null;
+}
+
+/**
+ * How a plan change is billed (Paddle's proration_billing_mode): an upgrade prorated and
+ * charged now, or items swapped without a charge (a downgrade at the period end, whose renewal
+ * then bills the new price).
+ */
+export type ChangeBilling = 'prorated_immediately' | 'do_not_bill';
 
 export type CancelEffective = 'next_billing_period' | 'immediately';
 
@@ -48,6 +81,33 @@ export interface OverlayBilling {
    * overage). Paddle has no idempotency key: callers record the charge at once.
    */
   chargeOnce(subscriptionId: string, charge: OneTimeCharge): Promise<Subscription>;
+  /**
+   * Moves the subscription's item to another price with its custom data; a charge the card
+   * refuses changes nothing (Paddle's `prevent_change`, an ApiError).
+   */
+  changePrice(
+    id: string,
+    price: OverlayPriceRequest,
+    customData: Record<string, string>,
+    billing: ChangeBilling,
+  ): Promise<Subscription>;
+  /** What changePrice would bill, as Paddle computes it; nothing changes. */
+  previewPriceChange(
+    id: string,
+    price: OverlayPriceRequest,
+    billing: ChangeBilling,
+  ): Promise<SubscriptionPreview>;
+  /** Replaces the subscription's custom data (where a pending downgrade waits). */
+  setCustomData(id: string, customData: Record<string, string>): Promise<Subscription>;
+  /**
+   * The transaction that updates the payment method in the overlay: for a past-due subscription
+   * its last past-due renewal (paying it restores the subscription), else a zero-value one.
+   */
+  paymentMethodTransaction(id: string): Promise<Transaction>;
+  /** A billed transaction's invoice PDF as Paddle renders it. */
+  invoicePdf(id: string): Promise<Uint8Array<ArrayBuffer>>;
+  /** The Paddle discount for one of our coupons, created the first time it is used. */
+  ensureDiscount(coupon: DiscountRequest): Promise<Discount>;
   /** Verifies a notification's signature on the raw body (5 s tolerance) and parses it. */
   verifyWebhook(rawBody: string, signature: string | null): Promise<EventEntity>;
 }

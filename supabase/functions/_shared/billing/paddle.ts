@@ -1,6 +1,11 @@
 import { ApiError, Environment, Paddle, type CurrencyCode } from '@paddle/paddle-node-sdk';
 import { requireEnv } from '../env.ts';
-import type { OverlayBilling, OverlayCheckoutRequest } from './overlay-provider.ts';
+import type {
+  DiscountRequest,
+  OverlayBilling,
+  OverlayCheckoutRequest,
+  OverlayPriceRequest,
+} from './overlay-provider.ts';
 
 /**
  * The SDK aimed at PADDLE_API_BASE when set (the local sandbox), else at Paddle's own hosts for
@@ -22,7 +27,26 @@ function existingCustomerId(error: unknown): string | null {
   return /\b(ctm_[a-z0-9]+)\b/.exec(error.detail)?.[1] ?? null;
 }
 
-export function createPaddleBilling(paddle: Paddle, webhookSecret: string): OverlayBilling {
+/** A non-catalog price for a plan, as a checkout and an item change both give it. */
+function planPrice(input: OverlayPriceRequest, trialDays = 0) {
+  return {
+    description: input.productName,
+    name: input.priceName,
+    unitPrice: { amount: String(input.unitAmount), currencyCode: input.currency as CurrencyCode },
+    billingCycle: { interval: input.interval, frequency: 1 },
+    trialPeriod: trialDays > 0 ? { interval: 'day' as const, frequency: trialDays } : null,
+    product: { name: input.productName, taxCategory: 'standard' as const },
+  };
+}
+
+/** Paddle's discount codes are letters and digits, at most 32. */
+export const discountCode = (code: string) => code.replace(/[^A-Za-z0-9]/g, '').slice(0, 32);
+
+export function createPaddleBilling(
+  paddle: Paddle,
+  webhookSecret: string,
+  fetchPdf: typeof fetch = fetch,
+): OverlayBilling {
   return {
     billingType: 2,
     createCustomer: async ({ email, customData }) => {
@@ -42,23 +66,8 @@ export function createPaddleBilling(paddle: Paddle, webhookSecret: string): Over
         currencyCode: input.currency as CurrencyCode,
         customData: input.customData,
         checkout: { url: input.checkoutUrl },
-        items: [
-          {
-            quantity: 1,
-            price: {
-              description: input.productName,
-              name: input.priceName,
-              unitPrice: {
-                amount: String(input.unitAmount),
-                currencyCode: input.currency as CurrencyCode,
-              },
-              billingCycle: { interval: input.interval, frequency: 1 },
-              trialPeriod:
-                input.trialDays > 0 ? { interval: 'day', frequency: input.trialDays } : null,
-              product: { name: input.productName, taxCategory: 'standard' },
-            },
-          },
-        ],
+        ...(input.discountId ? { discountId: input.discountId } : {}),
+        items: [{ quantity: 1, price: planPrice(input, input.trialDays) }],
       }),
     retrieveTransaction: (id) => paddle.transactions.get(id),
     retrieveSubscription: (id) => paddle.subscriptions.get(id),
@@ -83,6 +92,45 @@ export function createPaddleBilling(paddle: Paddle, webhookSecret: string): Over
           },
         ],
       }),
+    changePrice: (id, price, customData, billing) =>
+      paddle.subscriptions.update(id, {
+        items: [{ quantity: 1, price: planPrice(price) }],
+        prorationBillingMode: billing,
+        onPaymentFailure: 'prevent_change',
+        customData,
+      }),
+    previewPriceChange: (id, price, billing) =>
+      paddle.subscriptions.previewUpdate(id, {
+        items: [{ quantity: 1, price: planPrice(price) }],
+        prorationBillingMode: billing,
+      }),
+    setCustomData: (id, customData) => paddle.subscriptions.update(id, { customData }),
+    paymentMethodTransaction: (id) => paddle.subscriptions.getPaymentMethodChangeTransaction(id),
+    invoicePdf: async (id) => {
+      // A short-lived link to the PDF, fetched at once.
+      const { url } = await paddle.transactions.getInvoicePDF(id);
+      const response = await fetchPdf(url);
+      if (!response.ok) throw new Error(`transaction ${id}: the PDF answered ${response.status}`);
+      return new Uint8Array(await response.arrayBuffer());
+    },
+    ensureDiscount: async (coupon: DiscountRequest) => {
+      const code = discountCode(coupon.code);
+      const [existing] = await paddle.discounts.list({ code: [code] }).next();
+      if (existing) return existing;
+      return await paddle.discounts.create({
+        code,
+        description: `Coupon ${coupon.code}`,
+        enabledForCheckout: true,
+        recur: false,
+        ...(coupon.percentOff !== null
+          ? { type: 'percentage', amount: String(coupon.percentOff) }
+          : {
+              type: 'flat',
+              amount: String(coupon.amountOff),
+              currencyCode: coupon.currency!.toUpperCase() as CurrencyCode,
+            }),
+      });
+    },
     verifyWebhook: (rawBody, signature) =>
       paddle.webhooks.unmarshal(rawBody, webhookSecret, signature ?? ''),
   };

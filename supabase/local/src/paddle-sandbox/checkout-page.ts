@@ -164,7 +164,17 @@ export function checkoutFrame(
   const per = cycle
     ? ` per ${cycle.frequency > 1 ? `${cycle.frequency} ${cycle.interval}s` : cycle.interval}`
     : '';
-  const trial = item.price.trial_period;
+  // A subscription's own transaction (a past-due renewal, a payment-method update) is paid, not
+  // subscribed to, and its trial is over.
+  const own = transaction.subscription_id !== null;
+  const trial = own ? null : item.price.trial_period;
+  const action = own
+    ? transaction.origin === 'subscription_payment_method_change'
+      ? 'Update payment method'
+      : 'Pay now'
+    : cycle
+      ? 'Subscribe now'
+      : 'Pay now';
   const due = formatAmount(transaction.details.totals.total, transaction.currency_code);
   const product = transaction.details.line_items[0]!.product.name;
   const email =
@@ -189,7 +199,7 @@ ${trial ? `<p>${trial.frequency} ${trial.interval}${trial.frequency > 1 ? 's' : 
 <label for="cardholder">Name on card</label><input id="cardholder" name="cardholder" autocomplete="cc-name">
 <div class="row"><div><label for="expiry">Expiration date</label><input id="expiry" name="expiry" autocomplete="cc-exp" placeholder="MM/YY"></div>
 <div><label for="cvc">Security code</label><input id="cvc" name="cvc" autocomplete="cc-csc" placeholder="CVV"></div></div>
-${error}<button type="submit">${cycle ? 'Subscribe now' : 'Pay now'}</button></form>`,
+${error}<button type="submit">${action}</button></form>`,
     context,
     events,
     status,

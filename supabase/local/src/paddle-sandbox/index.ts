@@ -1,4 +1,4 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { json, type WebHandler } from '../http.ts';
 import { readCard } from '../payment-sandbox/card-form.ts';
 import type { DeliveryOptions, WebhookEndpoint } from '../payment-sandbox/webhook-deliverer.ts';
@@ -13,7 +13,9 @@ import {
   type FrameContext,
   type PostedEvent,
 } from './checkout-page.ts';
-import { PaddleError } from './errors.ts';
+import { PaddleError, invalidField } from './errors.ts';
+import { PaddleLifecycle } from './lifecycle.ts';
+import { transactionInvoicePdf } from './invoice-pdf.ts';
 import { PADDLE_JS } from './paddle-js.ts';
 import { paddleDeliverer } from './webhooks.ts';
 import { PaddleOneTimeCharges } from './one-time-charges.ts';
@@ -51,6 +53,7 @@ export interface PaddleSandbox {
   handler: WebHandler;
   world: PaddleWorld;
   oneTimeCharges: PaddleOneTimeCharges;
+  lifecycle: PaddleLifecycle;
   stop(): Promise<void>;
 }
 
@@ -88,15 +91,46 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     emit: (event) => deliverer.send(event.event_id, JSON.stringify(event)),
   });
   const oneTimeCharges = new PaddleOneTimeCharges(world);
+  const lifecycle = new PaddleLifecycle(world, () => options.defaultPaymentLink ?? null);
+  /** Signs the invoice PDF links, which work without the API key for an hour, as Paddle's do. */
+  const linkSecret = randomBytes(32);
+  const linkSignature = (id: string, expires: number) =>
+    createHmac('sha256', linkSecret).update(`${id}:${expires}`).digest('hex');
   /** Checkouts whose card asked for 3-D Secure, waiting for the authentication step. */
   const awaitingAuthentication = new Map<string, { details: CheckoutDetails; card: CardPayment }>();
 
-  async function api(request: Request, path: string[]): Promise<Response> {
+  function authenticate(request: Request): void {
     const header = request.headers.get('authorization') ?? '';
     const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     if (!key) throw new PaddleError(401, 'authentication_missing', 'Authentication header missing');
     if (!sameKey(key, apiKey))
       throw new PaddleError(403, 'forbidden', "You aren't permitted to perform this request.");
+  }
+
+  /**
+   * The sandbox's controls, standing in for time and for a card going bad (Bearer API key):
+   *   POST /_sandbox/subscriptions/{id}/renew { outcome?: "failed" }   the period ends now
+   *   POST /_sandbox/customers/{id}/card { outcome: "declined" | "succeeds" }
+   */
+  async function controls(request: Request, path: string[]): Promise<Response> {
+    authenticate(request);
+    const [resource, id, action] = path;
+    const body = await bodyOf(request);
+    if (request.method === 'POST' && resource === 'subscriptions' && id && action === 'renew')
+      return envelope(lifecycle.renew(id, body.outcome === 'failed' ? 'failed' : 'charge'));
+    if (request.method === 'POST' && resource === 'customers' && id && action === 'card') {
+      const customer = world.customer(id);
+      if (body.outcome !== 'declined' && body.outcome !== 'succeeds')
+        throw invalidField('outcome', 'must be declined or succeeds');
+      if (body.outcome === 'declined') world.decliningCustomers.add(customer.id);
+      else world.decliningCustomers.delete(customer.id);
+      return envelope(customer);
+    }
+    throw new PaddleError(404, 'not_found', `Unrecognized request: ${request.method} /_sandbox`);
+  }
+
+  async function api(request: Request, path: string[]): Promise<Response> {
+    authenticate(request);
     const [resource, id, action] = path;
     const route = `${request.method} ${resource}${id ? '/:id' : ''}${action ? `/${action}` : ''}`;
     switch (route) {
@@ -121,10 +155,56 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
         );
       case 'GET transactions/:id':
         return envelope(world.transaction(id!));
+      case 'GET transactions/:id/invoice': {
+        // A billed transaction's invoice, as a short-lived link to its PDF.
+        const transaction = world.transaction(id!);
+        if (!transaction.invoice_number)
+          throw new PaddleError(
+            400,
+            'transaction_invoice_unavailable',
+            `transaction ${transaction.id} has no invoice yet: it is not billed`,
+            undefined,
+            'request_error',
+            'transactions',
+          );
+        const expires = Math.floor(world.nowMs() / 1000) + 3600;
+        const query = new URLSearchParams({
+          expires: String(expires),
+          signature: linkSignature(transaction.id, expires),
+        });
+        return envelope({ url: `${options.publicUrl}/invoices/${transaction.id}.pdf?${query}` });
+      }
       case 'GET subscriptions/:id':
         return envelope(world.subscription(id!));
       case 'PATCH subscriptions/:id':
-        return envelope(world.updateSubscription(id!, await bodyOf(request)));
+        return envelope(lifecycle.update(id!, await bodyOf(request)));
+      case 'PATCH subscriptions/:id/preview':
+        return envelope(lifecycle.preview(id!, await bodyOf(request)));
+      case 'GET subscriptions/:id/update-payment-method-transaction':
+        return envelope(lifecycle.paymentMethodTransaction(id!));
+      case 'POST discounts':
+        return envelope(world.createDiscount(await bodyOf(request)), 201);
+      case 'GET discounts/:id':
+        return envelope(world.discount(id!));
+      case 'GET discounts': {
+        // Filtered by `code` (comma-separated), as Paddle lists them; one page is enough here.
+        const codes = new URL(request.url).searchParams.get('code')?.split(',') ?? null;
+        const found = [...world.discounts.values()].filter(
+          (discount) => !codes || (discount.code !== null && codes.includes(discount.code)),
+        );
+        return json({
+          data: found,
+          meta: {
+            request_id: randomUUID(),
+            pagination: {
+              per_page: 50,
+              next: `${options.publicUrl}/discounts?after=${found.at(-1)?.id ?? ''}`,
+              has_more: false,
+              estimated_total: found.length,
+            },
+          },
+        });
+      }
       case 'POST subscriptions/:id/cancel':
         return envelope(world.cancelSubscription(id!, await bodyOf(request)));
       case 'POST subscriptions/:id/charge':
@@ -315,6 +395,29 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
           },
         });
       if (parts[0] === 'checkout' && parts[1]) return await checkout(request, parts);
+      if (parts[0] === '_sandbox') return await controls(request, parts.slice(1));
+      if (parts[0] === 'invoices' && parts[1]?.endsWith('.pdf') && request.method === 'GET') {
+        const id = parts[1].slice(0, -'.pdf'.length);
+        const query = new URL(request.url).searchParams;
+        const expires = Number(query.get('expires'));
+        const signature = query.get('signature') ?? '';
+        const transaction = world.transactions.get(id);
+        if (
+          !transaction?.invoice_number ||
+          !(expires * 1000 > world.nowMs()) ||
+          !sameKey(signature, linkSignature(id, expires))
+        )
+          return new Response('Request has expired or is not signed', { status: 403 });
+        const customer = transaction.customer_id
+          ? world.customers.get(transaction.customer_id)
+          : undefined;
+        return new Response(transactionInvoicePdf(transaction, customer?.email ?? null), {
+          headers: {
+            'content-type': 'application/pdf',
+            'content-disposition': `inline; filename="${transaction.invoice_number}.pdf"`,
+          },
+        });
+      }
       return await api(request, parts);
     } catch (error) {
       if (error instanceof PaddleError) return error.toResponse();
@@ -322,5 +425,5 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     }
   };
 
-  return { handler, world, oneTimeCharges, stop: () => deliverer.stop() };
+  return { handler, world, oneTimeCharges, lifecycle, stop: () => deliverer.stop() };
 }

@@ -200,6 +200,59 @@ describe('the Paddle sandbox, through the official SDK', () => {
     ]);
   });
 
+  it('links a billed transaction to its invoice PDF; the link is signed and an unbilled one has none', async () => {
+    const { transaction } = await proTransaction();
+    await expect(paddle.transactions.getInvoicePDF(transaction.id)).rejects.toBeInstanceOf(
+      ApiError,
+    );
+    await frame(`${transaction.id}/pay`, card('4242 4242 4242 4242'));
+    const { url } = await paddle.transactions.getInvoicePDF(transaction.id);
+    const pdf = await fetch(url);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const forged = new URL(url);
+    forged.searchParams.set('signature', '0'.repeat(64));
+    expect((await fetch(forged)).status).toBe(403);
+  });
+
+  it('changes a subscription through the SDK: previews and applies an upgrade, renews it', async () => {
+    const { transaction } = await proTransaction();
+    await frame(`${transaction.id}/pay`, card('4242 4242 4242 4242'));
+    const done = await paddle.transactions.get(transaction.id);
+    const price = {
+      description: 'Shortlane Business',
+      name: 'Shortlane Business (yearly)',
+      unitPrice: { amount: '29900', currencyCode: 'USD' as const },
+      billingCycle: { interval: 'year' as const, frequency: 1 },
+      product: { name: 'Shortlane Business', taxCategory: 'standard' as const },
+    };
+    const body = {
+      items: [{ quantity: 1, price }],
+      prorationBillingMode: 'prorated_immediately' as const,
+    };
+    const preview = await paddle.subscriptions.previewUpdate(done.subscriptionId!, body);
+    expect(preview.updateSummary!.result.action).toBe('charge');
+    expect(Number(preview.immediateTransaction!.details.totals.grandTotal)).toBeGreaterThan(0);
+    const updated = await paddle.subscriptions.update(done.subscriptionId!, body);
+    expect(updated.items[0]!.price!.unitPrice.amount).toBe('29900');
+    const renew = await fetch(
+      `${base}/sandbox/paddle/_sandbox/subscriptions/${done.subscriptionId}/renew`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SANDBOX_PADDLE_API_KEY}` },
+        body: JSON.stringify({ outcome: 'failed' }),
+      },
+    );
+    expect(renew.status).toBe(200);
+    const due = await paddle.subscriptions.getPaymentMethodChangeTransaction(done.subscriptionId!);
+    expect(due.status).toBe('past_due');
+    expect(due.details!.totals!.grandTotal).toBe('29900');
+  });
+
   it('refuses the declined and insufficient-funds cards, and asks 3-D Secure cards to authenticate', async () => {
     const { transaction } = await proTransaction();
     const declined = await frame(`${transaction.id}/pay`, card('4000 0000 0000 0002'));

@@ -93,7 +93,17 @@ export interface PaymentAttempt extends Json {
   captured_at: string | null;
 }
 
-export type TransactionStatus = 'draft' | 'ready' | 'billed' | 'paid' | 'completed' | 'canceled';
+export type TransactionStatus =
+  'draft' | 'ready' | 'billed' | 'paid' | 'completed' | 'canceled' | 'past_due';
+
+export type TransactionOrigin =
+  'api' | 'subscription_recurring' | 'subscription_update' | 'subscription_payment_method_change';
+
+/** A line's proration: the part of the billing period it is charged or credited for. */
+export interface Proration {
+  rate: string;
+  billing_period: { starts_at: string; ends_at: string };
+}
 
 export interface Transaction extends Json {
   id: string;
@@ -103,15 +113,15 @@ export interface Transaction extends Json {
   business_id: null;
   custom_data: CustomData;
   currency_code: string;
-  origin: 'api' | 'subscription_recurring';
+  origin: TransactionOrigin;
   subscription_id: string | null;
   invoice_id: string | null;
   invoice_number: string | null;
   collection_mode: 'automatic';
-  discount_id: null;
+  discount_id: string | null;
   billing_details: null;
   billing_period: { starts_at: string; ends_at: string } | null;
-  items: { price: Price; quantity: number; proration: null }[];
+  items: { price: Price; quantity: number; proration: Proration | null }[];
   details: {
     tax_rates_used: { tax_rate: string; totals: Totals }[];
     totals: Totals & {
@@ -135,7 +145,7 @@ export interface Transaction extends Json {
       id: string;
       price_id: string;
       quantity: number;
-      proration: null;
+      proration: Proration | null;
       tax_rate: string;
       unit_totals: Totals;
       totals: Totals;
@@ -148,6 +158,37 @@ export interface Transaction extends Json {
   updated_at: string;
   billed_at: string | null;
   revised_at: null;
+}
+
+export interface Discount extends Json {
+  id: string;
+  status: 'active' | 'archived';
+  description: string;
+  enabled_for_checkout: boolean;
+  code: string | null;
+  type: 'percentage' | 'flat';
+  /** A percentage (`"10"`, `"12.5"`) or, for flat ones, minor units. */
+  amount: string;
+  currency_code: string | null;
+  recur: boolean;
+  maximum_recurring_intervals: null;
+  usage_limit: null;
+  restrict_to: null;
+  expires_at: null;
+  custom_data: CustomData;
+  times_used: number;
+  created_at: string;
+  updated_at: string;
+  import_meta: null;
+}
+
+/** What a discount takes off a subtotal (minor units), never more than the subtotal. */
+export function discountAmount(discount: Discount, subtotal: number): number {
+  const off =
+    discount.type === 'percentage'
+      ? Math.round((subtotal * Number(discount.amount)) / 100)
+      : Number(discount.amount);
+  return Math.min(off, subtotal);
 }
 
 export type SubscriptionStatus = 'active' | 'canceled' | 'past_due' | 'paused' | 'trialing';
@@ -283,13 +324,6 @@ function moneyOf(value: unknown, path: string): { amount: string; currency_code:
   return { amount, currency_code: currency };
 }
 
-const sumTotals = (amount: number): Totals => ({
-  subtotal: String(amount),
-  discount: '0',
-  tax: '0',
-  total: String(amount),
-});
-
 export interface PaddleWorldOptions {
   /** Milliseconds since the epoch (tests move it). */
   now?: () => number;
@@ -308,6 +342,11 @@ export class PaddleWorld {
     string,
     { id: string; customer_id: string; country_code: string; postal_code: string }
   >();
+  readonly discounts = new Map<string, Discount>();
+  /** Each customer's card on file: the last one a checkout captured. */
+  readonly savedCards = new Map<string, CardPayment>();
+  /** Customers whose saved card now declines (a card that went bad; a sandbox control). */
+  readonly decliningCustomers = new Set<string>();
   readonly events: PaddleEvent[] = [];
   private lastMicros = 0;
   private invoiceCount = 0;
@@ -330,7 +369,7 @@ export class PaddleWorld {
     return `${new Date(ms).toISOString().slice(0, -1)}${String(micros % 1000).padStart(3, '0')}Z`;
   }
 
-  private emit(type: string, data: Json, at: string): void {
+  emit(type: string, data: Json, at: string): void {
     const event: PaddleEvent = {
       event_id: paddleId('evt', this.nowMs()),
       event_type: type,
@@ -456,7 +495,7 @@ export class PaddleWorld {
 
   // --- transactions ------------------------------------------------------------------------
 
-  private itemsOf(value: unknown): Transaction['items'] {
+  itemsOf(value: unknown): Transaction['items'] {
     if (!Array.isArray(value) || value.length === 0)
       throw invalidField('items', 'must contain at least one item');
     return value.map((item: unknown, index) => {
@@ -474,26 +513,65 @@ export class PaddleWorld {
     });
   }
 
-  private detailsOf(items: Transaction['items'], currency: string): Transaction['details'] {
-    const lineItems = items.map((item) => {
-      // A trial is free: the first charge comes when it ends.
-      const unit = item.price.trial_period ? 0 : Number(item.price.unit_price.amount);
+  /**
+   * A transaction's totals. Each line costs its price times its quantity (nothing during a
+   * trial), or the amount given for it (a proration); a discount comes off the subtotal.
+   */
+  detailsOf(
+    items: Transaction['items'],
+    currency: string,
+    options: { amounts?: number[]; discount?: Discount | null } = {},
+  ): Transaction['details'] {
+    const gross = items.map(
+      (item, index) =>
+        options.amounts?.[index] ??
+        // A trial is free: the first charge comes when it ends.
+        (item.price.trial_period ? 0 : Number(item.price.unit_price.amount) * item.quantity),
+    );
+    const subtotal = gross.reduce((sum, amount) => sum + amount, 0);
+    const off = options.discount ? discountAmount(options.discount, subtotal) : 0;
+    // The discount is shared over the lines in proportion, the last line taking the rounding.
+    let left = off;
+    const lineItems = items.map((item, index) => {
+      const share =
+        index === items.length - 1
+          ? left
+          : subtotal === 0
+            ? 0
+            : Math.round((off * gross[index]!) / subtotal);
+      left -= share;
+      const totals = {
+        subtotal: String(gross[index]!),
+        discount: String(share),
+        tax: '0',
+        total: String(gross[index]! - share),
+      };
       return {
         id: paddleId('txnitm', this.nowMs()),
         price_id: item.price.id,
         quantity: item.quantity,
-        proration: null,
+        proration: item.proration,
         tax_rate: '0',
-        unit_totals: sumTotals(unit),
-        totals: sumTotals(unit * item.quantity),
+        unit_totals: {
+          ...totals,
+          subtotal: String(Math.round(gross[index]! / item.quantity)),
+          total: String(Math.round((gross[index]! - share) / item.quantity)),
+        },
+        totals,
         product: this.product(item.price.product_id),
       };
     });
-    const total = lineItems.reduce((sum, line) => sum + Number(line.totals.total), 0);
+    const total = subtotal - off;
+    const money = {
+      subtotal: String(subtotal),
+      discount: String(off),
+      tax: '0',
+      total: String(total),
+    };
     return {
-      tax_rates_used: [{ tax_rate: '0', totals: sumTotals(total) }],
+      tax_rates_used: [{ tax_rate: '0', totals: money }],
       totals: {
-        ...sumTotals(total),
+        ...money,
         grand_total: String(total),
         fee: null,
         credit: '0',
@@ -503,7 +581,7 @@ export class PaddleWorld {
         currency_code: currency,
       },
       adjusted_totals: {
-        ...sumTotals(total),
+        ...money,
         grand_total: String(total),
         fee: '0',
         earnings: '0',
@@ -513,6 +591,143 @@ export class PaddleWorld {
       adjusted_payout_totals: null,
       line_items: lineItems,
     };
+  }
+
+  // --- discounts ---------------------------------------------------------------------------
+
+  /** POST /discounts: a percentage or flat amount off, optionally under a checkout code. */
+  createDiscount(body: Json): Discount {
+    const type = requiredString(body, 'type');
+    if (type !== 'percentage' && type !== 'flat')
+      throw invalidField('type', 'must be one of percentage, flat');
+    const amount = requiredString(body, 'amount');
+    if (type === 'percentage' && !/^(100(\.0+)?|\d{1,2}(\.\d+)?)$/.test(amount))
+      throw invalidField('amount', 'must be a percentage between 0.01 and 100');
+    if (type === 'flat' && !/^\d+$/.test(amount))
+      throw invalidField('amount', 'must be a string of digits (lowest denomination)');
+    const currency = optionalString(body, 'currency_code') ?? null;
+    if (type === 'flat' && !currency)
+      throw invalidField('currency_code', 'is required for flat discounts');
+    const code = optionalString(body, 'code') ?? null;
+    if (code !== null && !/^[a-zA-Z0-9]{1,32}$/.test(code))
+      throw invalidField('code', 'must be 1 to 32 letters and digits');
+    if (code !== null && [...this.discounts.values()].some((d) => d.code === code))
+      throw new PaddleError(
+        409,
+        'discount_code_conflict',
+        `discount code ${code} is already used by another discount`,
+        undefined,
+        'request_error',
+        'discounts',
+      );
+    const at = this.stamp();
+    const discount: Discount = {
+      id: paddleId('dsc', this.nowMs()),
+      status: 'active',
+      description: requiredString(body, 'description'),
+      enabled_for_checkout: body.enabled_for_checkout === true,
+      code,
+      type,
+      amount,
+      currency_code: currency,
+      recur: body.recur === true,
+      maximum_recurring_intervals: null,
+      usage_limit: null,
+      restrict_to: null,
+      expires_at: null,
+      custom_data: customDataOf(body) ?? null,
+      times_used: 0,
+      created_at: at,
+      updated_at: at,
+      import_meta: null,
+    };
+    this.discounts.set(discount.id, discount);
+    this.emit('discount.created', discount, at);
+    return discount;
+  }
+
+  discount(id: string): Discount {
+    const discount = this.discounts.get(id);
+    if (!discount) throw notFound(id);
+    return discount;
+  }
+
+  // --- payment methods ---------------------------------------------------------------------
+
+  /** The card a customer last paid with, which renewals and upgrades charge. */
+  savedCard(customerId: string): CardPayment | null {
+    return this.savedCards.get(customerId) ?? null;
+  }
+
+  /**
+   * Charges the customer's saved card for a transaction: a payment attempt, captured or refused
+   * (no card on file, or a card set to decline).
+   */
+  chargeSaved(transaction: Transaction, at: string): PaymentAttempt | null {
+    const card = transaction.customer_id ? this.savedCard(transaction.customer_id) : null;
+    if (!card) return null;
+    const declines = this.decliningCustomers.has(transaction.customer_id!);
+    return this.attempt(
+      transaction,
+      card,
+      declines ? { status: 'error', errorCode: 'declined' } : { status: 'captured' },
+      at,
+    );
+  }
+
+  /** The next invoice number, as Paddle numbers a transaction once it is billed. */
+  invoiceNumber(): string {
+    return `${new Date(this.nowMs()).getUTCFullYear()}-${String(++this.invoiceCount).padStart(5, '0')}`;
+  }
+
+  /** A transaction Paddle makes itself (renewals, upgrades, payment-method updates). */
+  createSubscriptionTransaction(
+    subscription: Subscription,
+    origin: TransactionOrigin,
+    items: Transaction['items'],
+    options: {
+      amounts?: number[];
+      billingPeriod: { starts_at: string; ends_at: string } | null;
+      status: TransactionStatus;
+      checkoutUrl?: string | null;
+    },
+  ): Transaction {
+    const id = paddleId('txn', this.nowMs());
+    const at = this.stamp();
+    const billed = options.status === 'billed';
+    const transaction: Transaction = {
+      id,
+      status: options.status,
+      customer_id: subscription.customer_id,
+      address_id: subscription.address_id,
+      business_id: null,
+      custom_data: subscription.custom_data,
+      currency_code: subscription.currency_code,
+      origin,
+      subscription_id: subscription.id,
+      invoice_id: billed ? paddleId('inv', this.nowMs()) : null,
+      invoice_number: billed ? this.invoiceNumber() : null,
+      collection_mode: 'automatic',
+      discount_id: null,
+      billing_details: null,
+      billing_period: options.billingPeriod,
+      items,
+      details: this.detailsOf(items, subscription.currency_code, { amounts: options.amounts }),
+      payments: [],
+      checkout: {
+        url: options.checkoutUrl
+          ? `${options.checkoutUrl}${options.checkoutUrl.includes('?') ? '&' : '?'}_ptxn=${id}`
+          : null,
+      },
+      created_at: at,
+      updated_at: at,
+      billed_at: billed ? at : null,
+      revised_at: null,
+    };
+    this.transactions.set(id, transaction);
+    this.emit('transaction.created', transaction, at);
+    if (billed) this.emit('transaction.billed', transaction, at);
+    return transaction;
   }
 
   createTransaction(body: Json, defaultPaymentLink: string | null): Transaction {
@@ -527,6 +742,10 @@ export class PaddleWorld {
       ? optionalString(body.checkout, 'url', 'checkout.url')
       : null;
     const link = checkout ?? defaultPaymentLink;
+    const discountId = optionalString(body, 'discount_id') ?? null;
+    const discount = discountId ? this.discount(discountId) : null;
+    if (discount && discount.type === 'flat' && discount.currency_code !== currency)
+      throw invalidField('discount_id', 'the discount currency must match the transaction');
     const id = paddleId('txn', this.nowMs());
     const at = this.stamp();
     const transaction: Transaction = {
@@ -542,11 +761,11 @@ export class PaddleWorld {
       invoice_id: null,
       invoice_number: null,
       collection_mode: 'automatic',
-      discount_id: null,
+      discount_id: discount?.id ?? null,
       billing_details: null,
       billing_period: null,
       items,
-      details: this.detailsOf(items, currency),
+      details: this.detailsOf(items, currency, { discount }),
       payments: [],
       checkout: { url: link ? `${link}${link.includes('?') ? '&' : '?'}_ptxn=${id}` : null },
       created_at: at,
@@ -567,10 +786,14 @@ export class PaddleWorld {
 
   /** Whether the overlay may still take a payment for this transaction. */
   isPayable(transaction: Transaction): boolean {
-    return transaction.status === 'draft' || transaction.status === 'ready';
+    return (
+      transaction.status === 'draft' ||
+      transaction.status === 'ready' ||
+      transaction.status === 'past_due'
+    );
   }
 
-  private attempt(
+  attempt(
     transaction: Transaction,
     card: CardPayment,
     outcome: { status: 'captured' } | { status: 'error'; errorCode: string },
@@ -628,7 +851,8 @@ export class PaddleWorld {
     const transaction = this.transaction(id);
     this.settleCustomer(transaction, details);
     const at = this.stamp();
-    transaction.status = 'ready';
+    // A past-due renewal stays past due; a new checkout stays open for another try.
+    if (transaction.status !== 'past_due') transaction.status = 'ready';
     this.attempt(transaction, card, { status: 'error', errorCode }, at);
     transaction.updated_at = at;
     this.emit('transaction.payment_failed', transaction, at);
@@ -655,13 +879,27 @@ export class PaddleWorld {
     this.attempt(transaction, card, { status: 'captured' }, at);
     transaction.status = 'paid';
     transaction.billed_at = at;
-    transaction.invoice_id = paddleId('inv', this.nowMs());
-    transaction.invoice_number = `${new Date(this.nowMs()).getUTCFullYear()}-${String(++this.invoiceCount).padStart(5, '0')}`;
+    transaction.invoice_id ??= paddleId('inv', this.nowMs());
+    transaction.invoice_number ??= this.invoiceNumber();
     transaction.updated_at = at;
     this.emit('transaction.paid', transaction, at);
+    // The card the customer just paid with is the one on file from now on.
+    this.savedCards.set(transaction.customer_id!, card);
+    this.decliningCustomers.delete(transaction.customer_id!);
+    if (transaction.discount_id) this.discount(transaction.discount_id).times_used++;
 
     const recurring = transaction.items.filter((item) => item.price.billing_cycle);
-    if (recurring.length > 0) {
+    if (transaction.subscription_id) {
+      // A past-due renewal paid, or a payment-method update: the subscription is active again.
+      const subscription = this.subscription(transaction.subscription_id);
+      if (subscription.status === 'past_due') {
+        const changed = this.stamp();
+        subscription.status = 'active';
+        subscription.updated_at = changed;
+        for (const item of subscription.items) item.status = 'active';
+        this.emit('subscription.updated', subscription, changed);
+      }
+    } else if (recurring.length > 0) {
       const subscription = this.createSubscription(transaction, recurring);
       transaction.subscription_id = subscription.id;
       transaction.billing_period = subscription.current_billing_period;
@@ -780,14 +1018,14 @@ export class PaddleWorld {
   }
 
   /**
-   * PATCH /subscriptions/{id}: `scheduled_change: null` drops a scheduled cancel (how a
-   * subscription set to cancel is kept), `custom_data` replaces it, `items` with a
-   * `proration_billing_mode` swaps the catalog prices billed from the next renewal.
+   * PATCH /subscriptions/{id} without items (those are the lifecycle's, lifecycle.ts):
+   * `scheduled_change: null` drops a scheduled cancel (how a subscription set to cancel is
+   * kept), `custom_data` replaces it.
    */
   updateSubscription(id: string, body: Json): Subscription {
     const subscription = this.subscription(id);
     this.refuseIfCanceled(subscription);
-    const known = new Set(['scheduled_change', 'custom_data', 'items', 'proration_billing_mode']);
+    const known = new Set(['scheduled_change', 'custom_data']);
     const unknown = Object.keys(body).filter((key) => !known.has(key));
     if (unknown.length > 0)
       throw invalidFields(
@@ -801,25 +1039,6 @@ export class PaddleWorld {
     const customData = customDataOf(body);
     if (customData !== undefined) subscription.custom_data = customData;
     const at = this.stamp();
-    if (body.items !== undefined) {
-      const mode = optionalString(body, 'proration_billing_mode');
-      if (!mode) throw invalidField('proration_billing_mode', 'is required when items change');
-      const items = this.itemsOf(body.items);
-      subscription.items = items.map((item) => ({
-        status: subscription.status === 'trialing' ? 'trialing' : 'active',
-        quantity: item.quantity,
-        recurring: true,
-        created_at: at,
-        updated_at: at,
-        previously_billed_at: null,
-        next_billed_at: subscription.next_billed_at,
-        trial_dates: subscription.items[0]?.trial_dates ?? null,
-        price: item.price,
-        product: this.product(item.price.product_id),
-      }));
-      const cycle = items[0]!.price.billing_cycle;
-      if (cycle) subscription.billing_cycle = cycle;
-    }
     subscription.updated_at = at;
     this.emit('subscription.updated', subscription, at);
     return subscription;
