@@ -256,7 +256,13 @@ export function createBillingHandler(deps: BillingDeps = defaults) {
     const checkout = /^\/checkout\/([^/]+)$/.exec(path);
     if (method === 'GET' && checkout) return await checkoutStatus(request, deps, checkout[1]!);
     const coupon = /^\/coupon\/([^/]+)$/.exec(path);
-    if (method === 'GET' && coupon) return await couponLookup(deps.db(), coupon[1]!);
+    if (method === 'GET' && coupon)
+      return await couponLookup(
+        deps.db(),
+        coupon[1]!,
+        deps.now?.() ?? new Date(),
+        deps.saleCalendar?.(),
+      );
     const scoped = scopedSubscriptionPath(path);
     if (scoped) {
       const answer = await subscriptionRoute(request, deps, scoped.scope, scoped.rest);
