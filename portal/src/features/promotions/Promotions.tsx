@@ -107,11 +107,8 @@ function TrialReminderModal({ promotions }: { promotions: PromotionState }) {
           <Button variant="default" onClick={promotions.closeReminder}>
             Remind me later
           </Button>
-          <Button
-            component={Link}
-            to={paths['settings.paymentMethod']}
-            onClick={promotions.closeReminder}
-          >
+          {/* Not a closure: back from adding a card, the card itself ends the reminder. */}
+          <Button component={Link} to={paths['settings.paymentMethod']}>
             Add a card
           </Button>
         </Group>
