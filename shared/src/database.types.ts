@@ -4196,6 +4196,7 @@ export type Database = {
       };
       set_link_pixels: { Args: { p_alias_id: string; p_pixel_ids: string[] }; Returns: string[] };
       set_mailings_by_link: { Args: { p_receive: boolean; p_token: string }; Returns: Json };
+      set_my_affiliate_links: { Args: { p_allow: boolean }; Returns: boolean };
       set_my_mailings: { Args: { p_receive: boolean }; Returns: boolean };
       set_sso_options: {
         Args: { p_default_role_id: string; p_organization_id: string; p_require_sso: boolean };

@@ -1,5 +1,6 @@
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo, type ReactNode } from 'react';
+import { AdSlot } from '../features/ads/AdSlot.tsx';
 import { Promotions } from '../features/promotions/Promotions.tsx';
 import { CookieNotice } from './CookieNotice.tsx';
 import { Footer } from './Footer.tsx';
@@ -37,6 +38,7 @@ export function ShellLayout({ children }: { children: ReactNode }) {
           {children}
         </main>
         <SidePanel />
+        <AdSlot slot="shell-footer" />
         <Footer />
       </div>
     </SidePanelContext>

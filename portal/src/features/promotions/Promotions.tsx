@@ -1,5 +1,6 @@
 import { Box, Button, CloseButton, Group, Modal, Stack, Text } from '@mantine/core';
 import { BLACK_FRIDAY_2024_COUPON } from '@shortlane/shared/sale-calendar.ts';
+import { useState } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import { useSurveyPending } from '../../layout/surveyRules.ts';
 import { paths } from '../../routes/paths.ts';
@@ -123,10 +124,23 @@ function TrialReminderModal({ promotions }: { promotions: PromotionState }) {
  * survey is about to open.
  */
 export function Promotions() {
-  const promotions = usePromotions();
+  const state = usePromotions();
   const { pathname } = useLocation();
   const surveyPending = useSurveyPending(pathname);
-  const modal = isQuietPage(pathname) || surveyPending ? null : promotions.modal;
+  // One modal per page view: closing one does not open the next in line until the next page.
+  const [closedOn, setClosedOn] = useState<string | null>(null);
+  const after = (close: () => void) => () => {
+    setClosedOn(pathname);
+    close();
+  };
+  const promotions: PromotionState = {
+    ...state,
+    closeSaleModal: after(state.closeSaleModal),
+    closeTrialPromotion: after(state.closeTrialPromotion),
+    closeReminder: after(state.closeReminder),
+  };
+  const modal =
+    isQuietPage(pathname) || surveyPending || closedOn === pathname ? null : promotions.modal;
   return (
     <>
       <SaleBanner promotions={promotions} />
