@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
 import { localShortUrlBase } from '../supabase/local/src/functions/local-env.ts';
+import { TEST_STACK_ENV } from '../supabase/local/src/test-stack-env.ts';
 import { appPorts, appUrls, browserStackSettings } from './support/stack.ts';
 
 /**
@@ -27,6 +28,8 @@ const viteEnv = {
   VITE_KIOSK_URL: appUrls.kiosk,
   // Short links on the test stack's own gateway port, as its functions answer them.
   VITE_SHORT_URL_BASE: localShortUrlBase(stack.supabaseUrl),
+  // The sale runs today, as for the test stack's billing function (promotions spec).
+  VITE_SALE_CALENDAR: process.env.SALE_CALENDAR ?? TEST_STACK_ENV.SALE_CALENDAR!,
 };
 
 const devServer = (app: 'portal' | 'kiosk', readyPath: string) => ({

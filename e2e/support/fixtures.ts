@@ -14,6 +14,12 @@ interface Fixtures {
    * session, as a user who chose "Not now"; tests tagged @survey see it.
    */
   surveyOffered: boolean;
+  /**
+   * The sale (the test stack's calendar runs it today), the free-trial promotion and the trial
+   * reminders open modals over the pages of unsubscribed and trial users. Specs about something
+   * else start with them closed, as a user who closed them; tests tagged @promotions see them.
+   */
+  promotionsShown: boolean;
   factories: Factories;
   mailbox: MailboxReader;
   /** Saves a full-page screenshot of the test's page as e2e/artifacts/<name>.png. */
@@ -25,11 +31,25 @@ export const test = base.extend<Fixtures>({
   surveyOffered: async ({}, use, testInfo) => {
     await use(testInfo.tags.includes('@survey'));
   },
+  // eslint-disable-next-line no-empty-pattern -- as above
+  promotionsShown: async ({}, use, testInfo) => {
+    await use(testInfo.tags.includes('@promotions'));
+  },
   // On the context, so pages a test opens later (the portal the kiosk's impersonation opens, a
   // second user's tab) skip it too.
-  context: async ({ context, surveyOffered }, use) => {
+  context: async ({ context, surveyOffered, promotionsShown }, use) => {
     if (!surveyOffered) {
       await context.addInitScript(() => window.sessionStorage.setItem('surveySkipped', 'true'));
+    }
+    if (!promotionsShown) {
+      // The storage keys of shared/src/constants.ts (STORAGE_KEYS): closed just now.
+      await context.addInitScript(() => {
+        const now = new Date().toISOString();
+        window.localStorage.setItem('salePromotionClosed', 'true');
+        window.localStorage.setItem('trialPromotionClosedAt', now);
+        window.localStorage.setItem('trialReminderClosedAt', now);
+        window.sessionStorage.setItem('trialReminderClosedAt', now);
+      });
     }
     await use(context);
   },

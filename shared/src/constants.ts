@@ -146,6 +146,8 @@ export const STORAGE_KEYS = {
   surveySkipped: 'surveySkipped',
   teamMode: 'teamMode',
   salePromotionClosed: 'salePromotionClosed',
+  /** The sale modal was closed in this browsing session (session storage). */
+  saleModalClosed: 'saleModalClosed',
   orderPurchaseSource: 'orderPurchaseSource',
   coupon: 'coupon',
   orgOnboardingDoneSteps: 'orgOnboardingDoneSteps',

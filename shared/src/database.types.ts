@@ -4380,6 +4380,7 @@ export type Database = {
       };
       set_link_pixels: { Args: { p_alias_id: string; p_pixel_ids: string[] }; Returns: string[] };
       set_mailings_by_link: { Args: { p_receive: boolean; p_token: string }; Returns: Json };
+      set_my_affiliate_links: { Args: { p_allow: boolean }; Returns: boolean };
       set_my_mailings: { Args: { p_receive: boolean }; Returns: boolean };
       set_overage: { Args: { p_account_id: string; p_enabled: boolean }; Returns: Json };
       set_sso_options: {

@@ -8,6 +8,8 @@ export * from './plans.ts';
 export * from './credits.ts';
 export * from './sale-calendar.ts';
 export * from './trial.ts';
+export * from './promotions.ts';
+export * from './ads.ts';
 export * from './messages.ts';
 export * from './errors.ts';
 export * from './domains.ts';

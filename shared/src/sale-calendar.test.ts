@@ -3,8 +3,10 @@ import {
   DEFAULT_SALE_CALENDAR,
   isSaleBannerVisible,
   saleCalendar,
+  saleCalendarFromConfig,
   saleCouponFor,
   salePhaseAt,
+  saleSpan,
 } from './sale-calendar.ts';
 
 describe('sale calendar phases (app-shell 4 and 9)', () => {
@@ -91,5 +93,47 @@ describe('Black Friday coupon and banner', () => {
         now: '2024-11-17T10:00:00Z',
       }),
     ).toBe(false);
+  });
+});
+
+describe('sale calendar from configuration', () => {
+  it('reads any subset of the dates as JSON, over the spec defaults', () => {
+    expect(saleCalendarFromConfig(undefined)).toBe(DEFAULT_SALE_CALENDAR);
+    expect(saleCalendarFromConfig('  ')).toBe(DEFAULT_SALE_CALENDAR);
+    const calendar = saleCalendarFromConfig(
+      JSON.stringify({
+        preSaleStartsAt: '2026-11-20T00:00:00Z',
+        blackFridayStartsAt: '2026-11-27T00:00:00Z',
+        postBlackFridayStartsAt: '2026-11-28T00:00:00Z',
+        cyberMondayStartsAt: '2026-11-30T00:00:00Z',
+        saleEndsAt: '2026-12-01T00:00:00Z',
+      }),
+    );
+    // Each phase at its last second, and the first second after the sale.
+    expect(salePhaseAt('2026-11-26T23:59:59Z', calendar)).toBe('pre_sale');
+    expect(salePhaseAt('2026-11-27T23:59:59Z', calendar)).toBe('black_friday');
+    expect(salePhaseAt('2026-11-29T23:59:59Z', calendar)).toBe('post_black_friday');
+    expect(salePhaseAt('2026-11-30T23:59:59Z', calendar)).toBe('cyber_monday');
+    expect(salePhaseAt('2026-12-01T00:00:00Z', calendar)).toBeNull();
+    expect(saleSpan(calendar)).toEqual({
+      startsAt: new Date('2026-11-20T00:00:00Z'),
+      endsAt: new Date('2026-11-30T23:59:59Z'),
+    });
+  });
+
+  it('refuses malformed settings, naming the variable', () => {
+    expect(() => saleCalendarFromConfig('nope', 'VITE_SALE_CALENDAR')).toThrow(
+      'VITE_SALE_CALENDAR must be a JSON object of sale dates, got "nope".',
+    );
+    expect(() => saleCalendarFromConfig('[]')).toThrow('SALE_CALENDAR must be a JSON object');
+    expect(() => saleCalendarFromConfig('{"blackFriday":"2026-11-27T00:00:00Z"}')).toThrow(
+      'SALE_CALENDAR has an unknown field "blackFriday"',
+    );
+    expect(() => saleCalendarFromConfig('{"saleEndsAt":"soon"}')).toThrow(
+      'SALE_CALENDAR.saleEndsAt must be an ISO date and time, got "soon".',
+    );
+    expect(() => saleCalendarFromConfig('{"saleEndsAt":"2024-12-01T00:00:00Z"}')).toThrow(
+      'SALE_CALENDAR: Sale calendar dates must increase strictly.',
+    );
   });
 });

@@ -74,6 +74,54 @@ export function saleCalendar(overrides: Partial<SaleCalendarDates> = {}): SaleCa
 
 export const DEFAULT_SALE_CALENDAR: SaleCalendar = saleCalendar();
 
+const DATE_FIELDS = Object.keys(DEFAULT_SALE_CALENDAR_DATES) as (keyof SaleCalendarDates)[];
+
+/**
+ * The calendar as configured (SALE_CALENDAR for functions, VITE_SALE_CALENDAR for the portal): a
+ * JSON object with any of SaleCalendarDates' fields as ISO instants, over the spec's dates. Unset
+ * or blank means the spec's dates; anything malformed throws, naming the variable, so a wrong
+ * setting stops the app at start-up instead of silently moving the sale.
+ */
+export function saleCalendarFromConfig(
+  raw: string | null | undefined,
+  name = 'SALE_CALENDAR',
+): SaleCalendar {
+  if (raw == null || raw.trim() === '') return DEFAULT_SALE_CALENDAR;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error(`${name} must be a JSON object of sale dates, got "${raw}".`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${name} must be a JSON object of sale dates, got "${raw}".`);
+  const overrides: Partial<SaleCalendarDates> = {};
+  for (const [field, value] of Object.entries(parsed)) {
+    if (!DATE_FIELDS.includes(field as keyof SaleCalendarDates))
+      throw new Error(
+        `${name} has an unknown field "${field}" (known: ${DATE_FIELDS.join(', ')}).`,
+      );
+    if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+      throw new Error(
+        `${name}.${field} must be an ISO date and time, got ${JSON.stringify(value)}.`,
+      );
+    overrides[field as keyof SaleCalendarDates] = value;
+  }
+  try {
+    return saleCalendar(overrides);
+  } catch (error) {
+    throw new Error(`${name}: ${(error as Error).message}.`, { cause: error });
+  }
+}
+
+/** When the whole sale starts and ends (inclusive: its last second), for display. */
+export function saleSpan(calendar: SaleCalendar = DEFAULT_SALE_CALENDAR): {
+  startsAt: Date;
+  endsAt: Date;
+} {
+  return { startsAt: calendar[0]!.startsAt, endsAt: calendar[calendar.length - 1]!.endsAt };
+}
+
 /** The phase at `now`, or null outside the sale. */
 export function salePhaseAt(
   now: Instant,

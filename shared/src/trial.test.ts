@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { SubscriptionFacts } from './subscriptions.ts';
-import { isTrialPromotionVisible, trialReminder } from './trial.ts';
+import {
+  isTrialPromotionVisible,
+  isTrialReminderVisible,
+  trialReminder,
+  trialsAllowed,
+} from './trial.ts';
 
 const NOW = '2025-03-10T12:00:00Z';
 
@@ -49,5 +54,37 @@ describe('trial reminders (app-shell 4 and 9)', () => {
     expect(reminder(null)).toBeNull();
     expect(reminder('2025-03-11T00:00:00Z', true)).toBeNull();
     expect(trialReminder({ subscription: null, hasPaymentMethod: false, now: NOW })).toBeNull();
+  });
+});
+
+describe('reminder closure and trial eligibility', () => {
+  it('keeps a closed reminder away for exactly 24 hours', () => {
+    const visible = (closedAt: string | null) =>
+      isTrialReminderVisible({ reminder: 'hard', closedAt, now: NOW });
+    expect(visible(null)).toBe(true);
+    expect(visible('2025-03-09T12:00:00.001Z')).toBe(false);
+    expect(visible('2025-03-09T12:00:00Z')).toBe(true);
+    expect(isTrialReminderVisible({ reminder: null, closedAt: null, now: NOW })).toBe(false);
+  });
+
+  it('allows trials to someone who never had a paid plan while a plan offers one', () => {
+    const base = {
+      signedIn: true,
+      subscribed: false,
+      pastDue: false,
+      planHistory: ['free'],
+      plans: [
+        { trial_available: false, trial_days: 0 },
+        { trial_available: true, trial_days: 7 },
+      ],
+    };
+    expect(trialsAllowed(base)).toBe(true);
+    expect(trialsAllowed({ ...base, signedIn: false })).toBe(false);
+    expect(trialsAllowed({ ...base, subscribed: true })).toBe(false);
+    expect(trialsAllowed({ ...base, pastDue: true })).toBe(false);
+    expect(trialsAllowed({ ...base, planHistory: ['free', 'pro'] })).toBe(false);
+    expect(trialsAllowed({ ...base, plans: [{ trial_available: true, trial_days: 0 }] })).toBe(
+      false,
+    );
   });
 });

@@ -1,9 +1,15 @@
 /** Free-trial promotion and trial reminders (app-shell 4 and 9). */
 import { TRIAL_PROMOTION_SNOOZE_MS, TRIAL_REMINDER_DAYS } from './constants.ts';
 import type { SubscriptionFacts } from './subscriptions.ts';
-import { isOnTrial, remainingTrialDays } from './subscriptions.ts';
+import { FREE_PLAN_NAME, isOnTrial, remainingTrialDays } from './subscriptions.ts';
 import type { Instant } from './time.ts';
 import { toEpochMs, toEpochMsOrNull } from './time.ts';
+
+/** True while something closed at `closedAt` stays closed: less than 24 hours ago. */
+export function closedRecently(closedAt: Instant | null, now: Instant): boolean {
+  const at = toEpochMsOrNull(closedAt);
+  return at != null && toEpochMs(now) - at < TRIAL_PROMOTION_SNOOZE_MS;
+}
 
 /** The promotion shows if trials are allowed and it was not closed in the last 24 hours. */
 export function isTrialPromotionVisible(input: {
@@ -11,9 +17,28 @@ export function isTrialPromotionVisible(input: {
   closedAt: Instant | null;
   now: Instant;
 }): boolean {
-  if (!input.trialsAllowed) return false;
-  const closedAt = toEpochMsOrNull(input.closedAt);
-  return closedAt == null || toEpochMs(input.now) - closedAt >= TRIAL_PROMOTION_SNOOZE_MS;
+  return input.trialsAllowed && !closedRecently(input.closedAt, input.now);
+}
+
+/**
+ * Trials are allowed to someone signed in, on no paid plan and not past due, who never had a paid
+ * plan (a trial once per account, as the billing function decides), while some plan offers one.
+ */
+export function trialsAllowed(input: {
+  signedIn: boolean;
+  subscribed: boolean;
+  pastDue: boolean;
+  /** Names of every plan subscription the account ever had, free included. */
+  planHistory: readonly string[];
+  plans: readonly { trial_available: boolean; trial_days: number }[];
+}): boolean {
+  return (
+    input.signedIn &&
+    !input.subscribed &&
+    !input.pastDue &&
+    !input.planHistory.some((name) => name !== FREE_PLAN_NAME) &&
+    input.plans.some((plan) => plan.trial_available && plan.trial_days > 0)
+  );
 }
 
 export type TrialReminder = 'hard' | 'soft';
@@ -34,4 +59,17 @@ export function trialReminder(input: {
   if (daysLeft <= TRIAL_REMINDER_DAYS.hardAtMost) return 'hard';
   if (daysLeft <= TRIAL_REMINDER_DAYS.softAtMost) return 'soft';
   return null;
+}
+
+/**
+ * Whether a reminder shows, given when it was last closed: a closed reminder stays away for 24
+ * hours. Where the closure time is kept decides the rest: the hard reminder's lives in session
+ * storage (a new session shows it again at once), the soft one's in local storage.
+ */
+export function isTrialReminderVisible(input: {
+  reminder: TrialReminder | null;
+  closedAt: Instant | null;
+  now: Instant;
+}): boolean {
+  return input.reminder != null && !closedRecently(input.closedAt, input.now);
 }

@@ -1,5 +1,7 @@
 import { useDisclosure } from '@mantine/hooks';
 import { useMemo, type ReactNode } from 'react';
+import { AdSlot } from '../features/ads/AdSlot.tsx';
+import { Promotions } from '../features/promotions/Promotions.tsx';
 import { CookieNotice } from './CookieNotice.tsx';
 import { Footer } from './Footer.tsx';
 import { NavBar } from './nav/NavBar.tsx';
@@ -11,7 +13,8 @@ import { SurveyBanner } from './SurveyBanner.tsx';
 
 /**
  * The shell of app-shell 2: navigation, an optional survey banner, the page, a side panel, a
- * cookie notice and a footer. (The modals live above it, in StateProviders.) The cookie notice
+ * cookie notice and a footer. (The modals live above it, in StateProviders, but the promotions'
+ * banner and modals, which come with the shell.) The cookie notice
  * takes its own place in the flow, under the navigation: floating over the page, it hid the
  * controls beneath it (link tabs, search) until it was accepted.
  */
@@ -30,10 +33,12 @@ export function ShellLayout({ children }: { children: ReactNode }) {
         <NavBar />
         <CookieNotice />
         <SurveyBanner />
+        <Promotions />
         <main id={MAIN_ID} tabIndex={-1} className={classes.main}>
           {children}
         </main>
         <SidePanel />
+        <AdSlot slot="shell-footer" />
         <Footer />
       </div>
     </SidePanelContext>

@@ -1,5 +1,9 @@
-import { SURVEY_OPEN_DELAY_MS } from '@shortlane/shared/constants.ts';
+import { STORAGE_KEYS, SURVEY_OPEN_DELAY_MS } from '@shortlane/shared/constants.ts';
 import { useEffect, useState } from 'react';
+import { useOnboardingSurveyQuery } from '../data/onboarding-survey-query.ts';
+import { useAppState } from '../state/appState.ts';
+import { useSessionFlag } from '../state/sessionFlag.ts';
+import { offersSurvey } from './surveyPlacement.ts';
 
 export interface SurveyAudience {
   signedIn: boolean;
@@ -28,4 +32,23 @@ export function useOpensAfter(ready: boolean, delayMs: number = SURVEY_OPEN_DELA
     };
   }, [ready, delayMs]);
   return ready && open;
+}
+
+/**
+ * True while the onboarding survey is loading or about to open on this page, so other modals
+ * (the promotions) wait instead of piling up over it. Shares SurveyBanner's query.
+ */
+export function useSurveyPending(pathname: string): boolean {
+  const { viewer } = useAppState();
+  const [skipped] = useSessionFlag(STORAGE_KEYS.surveySkipped, false);
+  const fetches =
+    offersSurvey(pathname) &&
+    fetchesSurvey({
+      signedIn: viewer != null,
+      pastDue: viewer?.pastDue ?? false,
+      surveyEnabled: viewer?.surveyEnabled ?? false,
+      skipped,
+    });
+  const query = useOnboardingSurveyQuery(fetches);
+  return fetches && (query.isPending || query.data != null);
 }

@@ -62,6 +62,20 @@ describe('readPortalConfig', () => {
     ).toThrow('VITE_PADDLE_ENVIRONMENT must be sandbox or production, got "staging".');
   });
 
+  it('moves the sale calendar by VITE_SALE_CALENDAR, else keeps the spec dates', () => {
+    expect(readPortalConfig({}, SUPABASE).saleCalendar[0]?.startsAt).toEqual(
+      new Date('2024-11-18T00:00:00Z'),
+    );
+    const moved = readPortalConfig(
+      { VITE_SALE_CALENDAR: '{"preSaleStartsAt":"2024-11-11T00:00:00Z"}' },
+      SUPABASE,
+    );
+    expect(moved.saleCalendar[0]?.startsAt).toEqual(new Date('2024-11-11T00:00:00Z'));
+    expect(() => readPortalConfig({ VITE_SALE_CALENDAR: '{' }, SUPABASE)).toThrow(
+      'VITE_SALE_CALENDAR must be a JSON object of sale dates, got "{".',
+    );
+  });
+
   it('names a malformed setting', () => {
     expect(() => readPortalConfig({ VITE_ADS_ENABLED: 'maybe' }, SUPABASE)).toThrow(
       'VITE_ADS_ENABLED must be true or false, got "maybe".',

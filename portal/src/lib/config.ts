@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE } from '@shortlane/shared/constants.ts';
+import { saleCalendarFromConfig, type SaleCalendar } from '@shortlane/shared/sale-calendar.ts';
 import { parseShortUrlBase, type ShortUrlBase } from '@shortlane/shared/short-url.ts';
 
 /**
@@ -52,6 +53,11 @@ export interface PortalConfig {
    */
   shortUrlBase: ShortUrlBase;
   paddle: PaddleConfig;
+  /**
+   * The Black Friday / Cyber Monday calendar (VITE_SALE_CALENDAR: JSON of the sale's dates, like
+   * the billing function's SALE_CALENDAR, which decides the coupon). Unset: the spec's dates.
+   */
+  saleCalendar: SaleCalendar;
 }
 
 function text(source: Record<string, unknown>, name: string): string | null {
@@ -125,5 +131,6 @@ export function readPortalConfig(
     kioskUrl: httpUrl(source, 'VITE_KIOSK_URL', null),
     shortUrlBase: parseShortUrlBase(text(source, 'VITE_SHORT_URL_BASE'), 'VITE_SHORT_URL_BASE'),
     paddle: paddleConfig(source, supabaseUrl),
+    saleCalendar: saleCalendarFromConfig(text(source, 'VITE_SALE_CALENDAR'), 'VITE_SALE_CALENDAR'),
   };
 }

@@ -24,12 +24,10 @@ describe('the route table', () => {
   });
 
   it('renders a not-yet-built page with its title, what will be there and the way home', async () => {
-    const { user, router } = renderApp({ route: '/app/affiliate-link', world: signedInWorld() });
-    expect(
-      await screen.findByRole('heading', { level: 1, name: 'Affiliate programme' }),
-    ).toBeVisible();
-    expect(screen.getByText(/How to earn a share of the plans bought/)).toBeVisible();
-    expect(document.title).toBe('Affiliate programme · Shortlane');
+    const { user, router } = renderApp({ route: '/app/purchase-domains', world: signedInWorld() });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Buy a domain' })).toBeVisible();
+    expect(screen.getByText(/Search for a domain name and buy it/)).toBeVisible();
+    expect(document.title).toBe('Buy a domain · Shortlane');
     await user.click(screen.getByRole('link', { name: 'Back to the homepage' }));
     expect(currentUrl(router)).toBe('/app');
   });

@@ -156,10 +156,7 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   {
     name: 'affiliateOptionPop',
     guards: PUBLIC,
-    screen: soon(
-      'Affiliate programme',
-      'How to earn a share of the plans bought through your links.',
-    ),
+    screen: page(() => import('../features/affiliate/AffiliateLinkPage.tsx')),
   },
   {
     name: 'help',

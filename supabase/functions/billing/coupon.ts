@@ -9,7 +9,11 @@ import type { CardBilling } from '../_shared/billing/provider.ts';
 import { HttpError, json } from '../_shared/http.ts';
 import type { Sql } from '../_shared/sql.ts';
 import { couponApplies } from '../../../shared/src/plan-change.ts';
-import { saleCalendar, type SaleCalendarDates } from '../../../shared/src/sale-calendar.ts';
+import {
+  BLACK_FRIDAY_2024_COUPON,
+  salePhaseAt,
+  saleCalendarFromConfig,
+} from '../../../shared/src/sale-calendar.ts';
 import type { Interval } from './order.ts';
 
 export interface Coupon {
@@ -48,19 +52,27 @@ export async function findCoupon(db: Sql, code: string): Promise<Coupon | null> 
   }
 }
 
-export async function couponLookup(db: Sql, code: string): Promise<Response> {
+/**
+ * The sale coupon exists only while the sale runs (its dates are the configured calendar's, not
+ * the row's), so outside it the lookup answers 404 and the portal forgets it.
+ */
+export async function couponLookup(
+  db: Sql,
+  code: string,
+  now: Date,
+  calendarConfig?: string,
+): Promise<Response> {
   const coupon = await findCoupon(db, decodeURIComponent(code));
-  if (!coupon) throw new HttpError(404, 'Coupon not found.', 'coupon_not_found');
+  const offSale =
+    coupon?.code === BLACK_FRIDAY_2024_COUPON &&
+    salePhaseAt(now, configuredSaleCalendar(calendarConfig)) === null;
+  if (!coupon || offSale) throw new HttpError(404, 'Coupon not found.', 'coupon_not_found');
   return json(coupon);
 }
 
-/**
- * The sale calendar's dates, from SALE_CALENDAR (a JSON object of SaleCalendarDates) when
- * configured, else the spec's.
- */
+/** The sale calendar: SALE_CALENDAR (JSON of SaleCalendarDates) when configured, else the spec's. */
 export function configuredSaleCalendar(raw: string | undefined) {
-  if (!raw) return saleCalendar();
-  return saleCalendar(JSON.parse(raw) as Partial<SaleCalendarDates>);
+  return saleCalendarFromConfig(raw, 'SALE_CALENDAR');
 }
 
 /**

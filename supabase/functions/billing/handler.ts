@@ -303,7 +303,13 @@ export function createBillingHandler(deps: BillingDeps = defaults) {
     const checkout = /^\/checkout\/([^/]+)$/.exec(path);
     if (method === 'GET' && checkout) return await checkoutStatus(request, deps, checkout[1]!);
     const coupon = /^\/coupon\/([^/]+)$/.exec(path);
-    if (method === 'GET' && coupon) return await couponLookup(deps.db(), coupon[1]!);
+    if (method === 'GET' && coupon)
+      return await couponLookup(
+        deps.db(),
+        coupon[1]!,
+        deps.now?.() ?? new Date(),
+        deps.saleCalendar?.(),
+      );
     if (method === 'POST' && path === '/paddle/scheduled-changes') {
       if (callerOf(request).claims.role !== 'service_role')
         throw new HttpError(403, 'Permission denied', 'permission_denied');

@@ -18,7 +18,7 @@ import {
   type BillingInterval,
 } from '@shortlane/shared/constants.ts';
 import { formatMoney } from '@shortlane/shared/plans.ts';
-import { saleCouponFor } from '@shortlane/shared/sale-calendar.ts';
+import { BLACK_FRIDAY_2024_COUPON, saleCouponFor } from '@shortlane/shared/sale-calendar.ts';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { NOTICE_DURATION_MS, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
@@ -27,7 +27,7 @@ import { CREATE_FAILED_MESSAGE, useNewSubscriptionMutation } from '../../data/bi
 import { refusedForBillingAddress, scopeAccountId } from '../../data/billing-address.ts';
 import { PERSONAL } from '../../data/subscription/scope.ts';
 import { useUserId } from '../../data/use-user-id.ts';
-import { useNotify, useSupabase } from '../../lib/servicesContext.ts';
+import { useConfig, useNotify, useSupabase } from '../../lib/servicesContext.ts';
 import { vatInfoToken } from '../../features/billing-documents/vatInfoToken.ts';
 import type { Coupon } from '../../data/coupon-query.ts';
 import { usePlansQuery, type PlanRow } from '../../data/plans-query.ts';
@@ -219,7 +219,12 @@ export default function PricingPage() {
   const { viewer, locale } = useAppState();
   const coupon = useRememberedCoupon().query.data;
   const [interval, setInterval] = useState<BillingInterval>(DEFAULT_BILLING_INTERVAL);
-  const saleCoupon = saleCouponFor(interval, new Date());
+  const calendar = useConfig().saleCalendar;
+  // Once remembered, the sale coupon shows as the applied coupon above instead.
+  const saleCoupon =
+    coupon?.code === BLACK_FRIDAY_2024_COUPON
+      ? null
+      : saleCouponFor(interval, new Date(), calendar);
 
   return (
     <Container size="lg" py="xl">

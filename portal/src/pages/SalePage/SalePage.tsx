@@ -1,33 +1,31 @@
 import { Alert, Button, Container, Table, Text, Title } from '@mantine/core';
 import {
   BLACK_FRIDAY_2024_COUPON,
-  DEFAULT_SALE_CALENDAR,
   salePhaseAt,
-  type SalePhase,
+  saleSpan,
 } from '@shortlane/shared/sale-calendar.ts';
 import { Link } from 'react-router-dom';
+import { SALE_PRICING_PATH } from '../../features/promotions/Promotions.tsx';
+import { SALE_PHASE_NAMES as PHASE_NAMES } from '../../features/promotions/salePhases.ts';
+import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useCurrentRouteName } from '../../routes/currentRoute.ts';
 import { paths } from '../../routes/paths.ts';
 
-const PHASE_NAMES: Record<SalePhase, string> = {
-  pre_sale: 'Early access',
-  black_friday: 'Black Friday',
-  post_black_friday: 'Weekend deals',
-  cyber_monday: 'Cyber Monday',
-};
-
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The Black Friday and Cyber Monday 2024 landing pages, on the shared sale calendar. */
+/**
+ * The Black Friday and Cyber Monday 2024 landing pages, on the configured sale calendar; during
+ * the sale they lead to the yearly plans with the sale coupon, which checkout applies.
+ */
 export default function SalePage() {
   const isCyberMonday = useCurrentRouteName() === 'cm2023';
   const title = isCyberMonday ? 'Cyber Monday 2024' : 'Black Friday 2024';
   usePageTitle(title);
+  const calendar = useConfig().saleCalendar;
   const now = new Date();
-  const phase = salePhaseAt(now);
-  const saleEnd = DEFAULT_SALE_CALENDAR[DEFAULT_SALE_CALENDAR.length - 1]!.endsAt;
-  const saleStart = DEFAULT_SALE_CALENDAR[0]!.startsAt;
+  const phase = salePhaseAt(now, calendar);
+  const { startsAt: saleStart, endsAt: saleEnd } = saleSpan(calendar);
 
   return (
     <Container size="md" py="xl">
@@ -58,7 +56,7 @@ export default function SalePage() {
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {DEFAULT_SALE_CALENDAR.map((window) => (
+          {calendar.map((window) => (
             <Table.Tr key={window.phase} aria-current={window.phase === phase ? 'true' : undefined}>
               <Table.Th scope="row">{PHASE_NAMES[window.phase]}</Table.Th>
               <Table.Td>{dateTime.format(window.startsAt)}</Table.Td>
@@ -67,7 +65,7 @@ export default function SalePage() {
           ))}
         </Table.Tbody>
       </Table>
-      <Button component={Link} to={paths['signup.pricing']} mt="xl">
+      <Button component={Link} to={phase ? SALE_PRICING_PATH : paths['signup.pricing']} mt="xl">
         See yearly plans
       </Button>
     </Container>

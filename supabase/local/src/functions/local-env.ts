@@ -34,6 +34,9 @@ export const LOCAL_FUNCTION_DEFAULTS: Readonly<Record<string, string>> = {
   // (invitation-mail; production names its portal).
   INVITATION_LINK_ORIGINS: 'http://localhost:*,http://127.0.0.1:*',
   MAIL_PROVIDER: 'mailpit',
+  // Blank: the spec's sale dates. Listed so a SALE_CALENDAR in the stack's environment (tests
+  // putting "now" in a sale phase) reaches the billing function.
+  SALE_CALENDAR: '',
 };
 
 /**
