@@ -8,20 +8,17 @@ import type { Guard } from './access.ts';
 import { RouteGuard } from './guards.tsx';
 import { href, paths, type RouteName, type RouteParams } from './paths.ts';
 
-/** What a route shows: a built page, or a placeholder saying what will be there. */
-type Screen =
-  | {
-      kind: 'page';
-      component: LazyExoticComponent<ComponentType>;
-      /** Fetches the page's code (the same request the component makes when it renders). */
-      preload: () => Promise<unknown>;
-      /**
-       * The page module's `Prefetch`, if it has one: rendered while the guard waits for the
-       * account, so the page's first requests start then instead of after it.
-       */
-      prefetch: LazyExoticComponent<ComponentType>;
-    }
-  | { kind: 'placeholder'; title: string; summary: string };
+/** What a route shows: its page, whose code is fetched on first visit. */
+interface Screen {
+  component: LazyExoticComponent<ComponentType>;
+  /** Fetches the page's code (the same request the component makes when it renders). */
+  preload: () => Promise<unknown>;
+  /**
+   * The page module's `Prefetch`, if it has one: rendered while the guard waits for the
+   * account, so the page's first requests start then instead of after it.
+   */
+  prefetch: LazyExoticComponent<ComponentType>;
+}
 
 export interface PageRoute {
   name: RouteName;
@@ -46,13 +43,11 @@ const NoPrefetch = () => null;
 const page = (load: () => Promise<PageModule>): Screen => {
   const preload = once(load);
   return {
-    kind: 'page',
     component: lazy(preload),
     preload,
     prefetch: lazy(() => preload().then((module) => ({ default: module.Prefetch ?? NoPrefetch }))),
   };
 };
-const soon = (title: string, summary: string): Screen => ({ kind: 'placeholder', title, summary });
 
 // Each page module is loaded on first visit; pages that serve several routes read which one
 // from CurrentRouteContext.
@@ -97,8 +92,6 @@ const loadSettingsLayout = once(() =>
   })),
 );
 const SettingsLayout = lazy(loadSettingsLayout);
-const loadPlaceholderPage = once(() => import('../pages/PlaceholderPage/PlaceholderPage.tsx'));
-const PlaceholderPage = lazy(loadPlaceholderPage);
 
 const LOGIN = ['login'] as const;
 const GUEST = ['guest'] as const;
@@ -591,13 +584,9 @@ function routeElement(route: PageRoute) {
     <CurrentRouteContext value={route.name}>
       <RouteGuard
         route={{ name: route.name, guards: route.guards, outsidePrefix }}
-        prefetch={screen.kind === 'page' ? screen.prefetch : undefined}
+        prefetch={screen.prefetch}
       >
-        {screen.kind === 'page' ? (
-          <screen.component />
-        ) : (
-          <PlaceholderPage title={screen.title} summary={screen.summary} />
-        )}
+        <screen.component />
       </RouteGuard>
     </CurrentRouteContext>
   );
@@ -612,7 +601,7 @@ const pageRouteObject = (route: PageRoute): RouteObject => ({
   path: paths[route.name],
   element: routeElement(route),
   handle: {
-    preload: route.screen.kind === 'page' ? route.screen.preload : loadPlaceholderPage,
+    preload: route.screen.preload,
   } satisfies RouteHandle,
 });
 
