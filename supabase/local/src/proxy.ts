@@ -102,23 +102,37 @@ export function proxy(req: http.IncomingMessage, res: http.ServerResponse, to: U
   else bodiless(req, res, to);
 }
 
+/** `http://127.0.0.1:<port>`, built once per port (undici keys its pools by it). */
+const origins = new Map<number, string>();
+const originOf = (port: number) => {
+  let origin = origins.get(port);
+  if (origin === undefined) origins.set(port, (origin = `http://127.0.0.1:${port}`));
+  return origin;
+};
+
 function bodiless(req: http.IncomingMessage, res: http.ServerResponse, to: Upstream): void {
   let abort: ((error?: Error) => void) | undefined;
+  let resume: (() => void) | undefined;
   let finished = false;
+  let clientGone = false;
   const handler: Dispatcher.DispatchHandler = {
     onConnect(abortRequest) {
       abort = abortRequest;
     },
-    onHeaders(status, rawHeaders, resume) {
+    onHeaders(status, rawHeaders, resumeUpstream) {
+      resume = resumeUpstream;
       const names: string[] = [];
       for (const entry of rawHeaders) names.push(entry.toString('latin1'));
       const headers = forwardHeaders(names);
       res.writeHead(status, to.responseHeaders?.(headers) ?? headers);
-      res.on('drain', resume);
       return true;
     },
     onData(chunk) {
-      return res.write(chunk);
+      // Back-pressure: the upstream waits until the client took what it was sent. A listener
+      // only then, not one per answer (most answers, a redirect, have no body at all).
+      if (res.write(chunk)) return true;
+      res.once('drain', () => resume?.());
+      return false;
     },
     onComplete() {
       finished = true;
@@ -126,18 +140,23 @@ function bodiless(req: http.IncomingMessage, res: http.ServerResponse, to: Upstr
     },
     onError(error) {
       finished = true;
+      // Our own abort, the client having gone: nothing failed upstream, nobody to answer.
+      if (clientGone) return;
       if (res.headersSent) res.destroy();
       else to.onFailure(error);
     },
   };
   res.once('close', () => {
     // The client went away before its answer was complete: the upstream need not go on.
-    if (!finished) abort?.();
+    if (!finished) {
+      clientGone = true;
+      abort?.();
+    }
   });
   try {
     dispatcher.dispatch(
       {
-        origin: `http://127.0.0.1:${to.port}`,
+        origin: originOf(to.port),
         method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
         path: to.path,
         // The client's Host travels in the list: undici adds none of its own then.
@@ -163,6 +182,7 @@ function streamed(req: http.IncomingMessage, res: http.ServerResponse, to: Upstr
     agent: nodeAgent,
   });
   let answered = false;
+  let clientGone = false;
   upstream.once('response', (answer) => {
     answered = true;
     const cut = !req.complete;
@@ -179,14 +199,18 @@ function streamed(req: http.IncomingMessage, res: http.ServerResponse, to: Upstr
       });
   });
   upstream.once('error', (error) => {
-    // Once answered, a failure only means the upstream stopped reading the body it refused.
-    if (answered) return;
+    // Once answered, a failure only means the upstream stopped reading the body it refused;
+    // after the client went away, it is our own destroy.
+    if (answered || clientGone) return;
     if (res.headersSent) res.destroy();
     else to.onFailure(error);
   });
   res.once('close', () => {
     // The client went away before its answer was complete: the upstream need not go on.
-    if (!res.writableFinished) upstream.destroy();
+    if (!res.writableFinished) {
+      clientGone = true;
+      upstream.destroy();
+    }
   });
   req.pipe(upstream);
 }

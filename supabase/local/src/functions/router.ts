@@ -68,28 +68,15 @@ export function createFunctionsRouter({
   jwtSecret,
   log,
 }: RouterDependencies): FunctionsRoute {
-  const route = async (
+  const forward = (
     req: http.IncomingMessage,
     res: http.ServerResponse,
+    name: string,
+    port: number,
     path: string,
     headers: readonly string[],
     responseHeaders: ResponseHeaders,
-  ) => {
-    const name = path.slice(1).split(/[/?]/, 1)[0] ?? '';
-    if (!catalog.exists(name)) return send(res, 404, 'Function not found', responseHeaders);
-
-    if (req.method !== 'OPTIONS' && catalog.settings(name).verifyJwt) {
-      const refusal = await jwtRefusal(req.headers.authorization, jwtSecret);
-      if (refusal) return send(res, 401, { msg: refusal }, responseHeaders);
-    }
-
-    let port: number;
-    try {
-      port = processes.portOf(name) ?? (await processes.acquire(name));
-    } catch (error) {
-      log(`functions/${name}: ${error instanceof BootError ? error.message : String(error)}`);
-      return send(res, 503, BOOT_ERROR, responseHeaders);
-    }
+  ) =>
     proxy(req, res, {
       port,
       path,
@@ -101,10 +88,33 @@ export function createFunctionsRouter({
         send(res, 500, WORKER_ERROR, responseHeaders);
       },
     });
+
+  /** The part that waits: the JWT check, the function's boot. */
+  const checkAndForward = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    name: string,
+    verifyJwt: boolean,
+    path: string,
+    headers: readonly string[],
+    responseHeaders: ResponseHeaders,
+  ) => {
+    if (verifyJwt) {
+      const refusal = await jwtRefusal(req.headers.authorization, jwtSecret);
+      if (refusal) return send(res, 401, { msg: refusal }, responseHeaders);
+    }
+    let port: number;
+    try {
+      port = processes.portOf(name) ?? (await processes.acquire(name));
+    } catch (error) {
+      log(`functions/${name}: ${error instanceof BootError ? error.message : String(error)}`);
+      return send(res, 503, BOOT_ERROR, responseHeaders);
+    }
+    forward(req, res, name, port, path, headers, responseHeaders);
   };
 
-  return (req, res, path, headers, responseHeaders = asIs) => {
-    route(req, res, path, headers, responseHeaders).catch((error: unknown) => {
+  const failed =
+    (res: http.ServerResponse, responseHeaders: ResponseHeaders) => (error: unknown) => {
       log(`functions: ${String(error)}`);
       if (!res.headersSent)
         send(
@@ -117,8 +127,32 @@ export function createFunctionsRouter({
           responseHeaders,
         );
       else res.destroy();
-    });
+    };
+
+  return (req, res, path, headers, responseHeaders = asIs) => {
+    try {
+      const name = functionName(path);
+      if (!catalog.exists(name)) return send(res, 404, 'Function not found', responseHeaders);
+      const verifyJwt = req.method !== 'OPTIONS' && catalog.settings(name).verifyJwt;
+      const port = processes.portOf(name);
+      // A warm function without a JWT to check (a short link's redirect) is forwarded at once,
+      // without a promise in between.
+      if (!verifyJwt && port !== undefined)
+        return forward(req, res, name, port, path, headers, responseHeaders);
+      checkAndForward(req, res, name, verifyJwt, path, headers, responseHeaders).catch(
+        failed(res, responseHeaders),
+      );
+    } catch (error) {
+      failed(res, responseHeaders)(error);
+    }
   };
+}
+
+/** The function a `/<name>/...` path names. */
+function functionName(path: string): string {
+  let end = 1;
+  while (end < path.length && path[end] !== '/' && path[end] !== '?') end++;
+  return path.slice(1, end);
 }
 
 /** The runtime's own port: `/<name>/...` as the caller sent it, headers and all. */
