@@ -260,6 +260,25 @@ describe('functions runtime', () => {
     expect(await after.text()).not.toBe(before);
   });
 
+  it('keeps the function when a caller hangs up before its answer', async () => {
+    const before = await (await fetch(`${base}/crash`)).text();
+    expect(before).toMatch(/^alive \d+$/);
+    const logged = logLines.length;
+
+    // The caller gives up while the function still works on its answer.
+    const hangUp = new AbortController();
+    const slow = fetch(`${base}/crash?wait=1000`, { signal: hangUp.signal });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    hangUp.abort();
+    await expect(slow).rejects.toThrow();
+
+    const after = await fetch(`${base}/crash`);
+    expect(after.status).toBe(200);
+    // The same process answers: a caller going away is no failure of the function.
+    expect(await after.text()).toBe(before);
+    expect(logLines.slice(logged).join('\n')).not.toMatch(/functions\/crash: request failed/);
+  });
+
   it('answers BOOT_ERROR when the function fails to load, and logs why', async () => {
     const response = await fetch(`${base}/boot-error`);
     expect(response.status).toBe(503);
