@@ -26,7 +26,7 @@
  * variables), adds one account, one domain and the links set-based, and stops everything at the
  * end. Load goes to 127.0.0.1 only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -340,6 +340,54 @@ function postgresPerClick(cpuNs: number, clicks: number): string {
   return `Postgres ${clicks > 0 ? (cpuNs / 1000 / clicks).toFixed(1) : '-'} µs CPU per click`;
 }
 
+const NS_PER_TICK = 1e9 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
+
+/** CPU (user + system, every thread) a process has spent so far, in ns; 0 once it has ended. */
+function processCpuNs(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 (here from field 3 on).
+    return (Number(fields[11]) + Number(fields[12])) * NS_PER_TICK;
+  } catch {
+    return 0;
+  }
+}
+
+/** The stack's `r` process: a child of the stack's own process running r's index.ts. */
+function functionPid(stackPid: number | undefined, name: string): number | undefined {
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== stackPid) continue;
+      const args = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (args.includes(`/functions/${name}/index.ts`)) return Number(entry);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** µs of CPU per redirect of each process on the visitor's path over one phase. */
+function pathCpu(
+  stackPid: number | undefined,
+  rPid: number | undefined,
+  pgCpu: PostgresCpu,
+): () => (redirects: number) => string {
+  return () => {
+    const gateway = processCpuNs(stackPid);
+    const r = processCpuNs(rPid);
+    const postgres = pgCpu.sample();
+    return (redirects) => {
+      const per = (ns: number) => (redirects > 0 ? (ns / 1000 / redirects).toFixed(1) : '-');
+      return `CPU per redirect: stack's Node (gateway) ${per(processCpuNs(stackPid) - gateway)} µs, r ${per(processCpuNs(rPid) - r)} µs, Postgres ${per(pgCpu.since(postgres))} µs`;
+    };
+  };
+}
+
 const loadAverage = () =>
   os
     .loadavg()
@@ -427,16 +475,25 @@ async function main() {
     const visitorPath = (n: number) => `/h${n % HOT_LINKS}`;
     await load(gateway, LOAD.warmupSeconds, visitorPath);
     const beforeVisitor = await settledClicks(db);
+    // The stack's r process, booted by the warm-up (CPU per redirect: less sensitive than req/s
+    // to the machine's other load).
+    const visitorCpu = pathCpu(stack.child.pid, functionPid(stack.child.pid, 'r'), pgCpu);
+    const visitorStart = visitorCpu();
     const visitor = await load(gateway, LOAD.durationSeconds, visitorPath);
     log(describe("visitor's path, hot links", visitor, bareNodeFigures, 'bare Node'));
     const visitorClicks =
       (await settledClicks(db, beforeVisitor + visitor.redirects)) - beforeVisitor;
+    const visitorCosts = visitorStart(visitor.redirects);
     log(`  ${accounting(visitorClicks, visitor)}`);
+    log(`  ${visitorCosts}`);
     const beforeSteady = await settledClicks(db);
+    const steadyStart = visitorCpu();
     const steady = await load(gateway, LOAD.durationSeconds, visitorPath, STEADY_RATE);
     log(describe(`visitor's path, ${thousands(STEADY_RATE)}/s`, steady));
     const steadyClicks = (await settledClicks(db, beforeSteady + steady.redirects)) - beforeSteady;
+    const steadyCosts = steadyStart(steady.redirects);
     log(`  ${accounting(steadyClicks, steady)}`);
+    log(`  ${steadyCosts}`);
 
     // Hot links: warm the cache (and JIT) first; its clicks are counted before the phase.
     await load(rPort, LOAD.warmupSeconds, (n) => `/r/h${n % HOT_LINKS}`);
@@ -488,8 +545,10 @@ async function main() {
         describe("  visitor's path, hot links", visitor, bareNodeFigures, 'bare Node'),
         `    (${(share(visitor, bareFigures) * 100).toFixed(0)}% of bare Deno, ${(share(visitor, hot) * 100).toFixed(0)}% of r reached directly) target >= ${TARGETS.visitorShareOfBare * 100}% of bare Node: ${verdict(share(visitor, bareNodeFigures) >= TARGETS.visitorShareOfBare)}`,
         `    ${accounting(visitorClicks, visitor)}`,
+        `    ${visitorCosts}`,
         describe(`  visitor's path, ${thousands(STEADY_RATE)}/s`, steady),
         `    target p99 < ${TARGETS.steadyP99Ms} ms: ${verdict(steady.p99 < TARGETS.steadyP99Ms)}; ${accounting(steadyClicks, steady)}`,
+        `    ${steadyCosts}`,
         `    ${routedPg}`,
         '',
       ].join('\n'),
