@@ -35,6 +35,7 @@ function buffer(
   return new ClickBuffer<number>({
     flushIntervalMs: 60_000,
     onWriteError: () => {},
+    onDrop: () => {},
     ...options,
   });
 }
@@ -82,7 +83,12 @@ Deno.test('a full batch is written soon after the push that filled it, not durin
 
 Deno.test('a partial batch is written after flushIntervalMs', async () => {
   const sink = recorder();
-  const clicks = buffer({ write: sink.write, batchSize: 100, capacity: 100, flushIntervalMs: 30 });
+  const clicks = buffer({
+    write: sink.write,
+    batchSize: 100,
+    capacity: 100,
+    flushIntervalMs: 30,
+  });
   try {
     clicks.push(1);
     clicks.push(2);
@@ -107,6 +113,35 @@ Deno.test('when full, the oldest queued clicks are dropped and counted', async (
   } finally {
     await clicks.close();
   }
+});
+
+Deno.test('lost clicks are reported, a flood of them once per interval', async () => {
+  const reports: [number, string][] = [];
+  // The writer holds its batch until released, so the buffer stays full meanwhile.
+  let release = () => {};
+  const clicks = buffer({
+    write: () => new Promise<void>((resolve) => (release = resolve)),
+    batchSize: 2,
+    capacity: 2,
+    dropReportIntervalMs: 50,
+    onDrop: (lost, reason) => reports.push([lost, reason]),
+  });
+  for (const click of [1, 2, 3, 4, 5]) clicks.push(click);
+  // The first loss is told at once; the next two wait for the interval.
+  assert.deepEqual(reports, [[1, 'full']]);
+  await sleep(60);
+  clicks.push(6);
+  assert.deepEqual(reports, [
+    [1, 'full'],
+    [3, 'full'],
+  ]);
+  release();
+  await clicks.close();
+  await sleep(60);
+  clicks.push(7);
+  assert.deepEqual(reports.slice(2), [[1, 'closed']]);
+  assert.equal(clicks.stats().dropped, 5);
+  assert.equal(clicks.stats().written, 2);
 });
 
 Deno.test('push is constant-time and memory stays bounded under a flood', async () => {
@@ -164,7 +199,12 @@ Deno.test(
   async () => {
     const sink = recorder();
     sink.state.failures = Number.POSITIVE_INFINITY;
-    const clicks = buffer({ write: sink.write, batchSize: 2, capacity: 5, retryBaseMs: 10_000 });
+    const clicks = buffer({
+      write: sink.write,
+      batchSize: 2,
+      capacity: 5,
+      retryBaseMs: 10_000,
+    });
     try {
       for (let click = 1; click <= 2; click++) clicks.push(click);
       await eventually(() => sink.state.calls === 1); // batch [1, 2] failed, waits for its retry
@@ -188,7 +228,12 @@ Deno.test(
   async () => {
     const sink = recorder();
     sink.state.failures = 3;
-    const clicks = buffer({ write: sink.write, batchSize: 2, capacity: 10, maxAttempts: 3 });
+    const clicks = buffer({
+      write: sink.write,
+      batchSize: 2,
+      capacity: 10,
+      maxAttempts: 3,
+    });
     try {
       for (const click of [1, 2, 3]) clicks.push(click);
       assert.equal(await clicks.flush(), false); // attempt 1
@@ -258,7 +303,11 @@ Deno.test(
 
     const failing = recorder();
     failing.state.failures = Number.POSITIVE_INFINITY;
-    const doomed = buffer({ write: failing.write, batchSize: 10, capacity: 10 });
+    const doomed = buffer({
+      write: failing.write,
+      batchSize: 10,
+      capacity: 10,
+    });
     doomed.push(1);
     doomed.push(2);
     const lost = await doomed.close();
@@ -341,7 +390,10 @@ ${body}`,
       return { code: status.code, stdout: seen + rest };
     }
     const output = await child.output();
-    return { code: output.code, stdout: new TextDecoder().decode(output.stdout) };
+    return {
+      code: output.code,
+      stdout: new TextDecoder().decode(output.stdout),
+    };
   } finally {
     await Deno.remove(file);
   }

@@ -25,7 +25,17 @@ export interface ClickBufferOptions<T> {
   maxAttempts?: number;
   /** Told about each failed write (default: console.error). */
   onWriteError?: (error: unknown, attempt: number) => void;
+  /**
+   * Told that clicks were lost (default: console.warn), with how many since it was last told and
+   * why the latest went. Lost clicks are never silent, yet a flood of them costs one call per
+   * `dropReportIntervalMs` (default 10 000 ms), not one per click.
+   */
+  onDrop?: (lost: number, reason: ClickDropReason) => void;
+  dropReportIntervalMs?: number;
 }
+
+/** Why a click was lost: no room left, its batch failed maxAttempts times, or pushed after close. */
+export type ClickDropReason = 'full' | 'gave_up' | 'closed';
 
 export interface ClickBufferStats {
   /** Waiting in the ring. */
@@ -45,8 +55,9 @@ export interface ClickBufferStats {
 type Timer = ReturnType<typeof setTimeout>;
 
 function positiveInteger(name: string, value: number): number {
-  if (!Number.isInteger(value) || value < 1)
+  if (!Number.isInteger(value) || value < 1) {
     throw new RangeError(`${name} must be a positive integer, not ${value}`);
+  }
   return value;
 }
 
@@ -58,6 +69,10 @@ export class ClickBuffer<T> {
   readonly #retryMaxMs: number;
   readonly #maxAttempts: number;
   readonly #onWriteError: (error: unknown, attempt: number) => void;
+  readonly #onDrop: (lost: number, reason: ClickDropReason) => void;
+  readonly #dropReportIntervalMs: number;
+  #dropsUnreported = 0;
+  #lastDropReportAt = -Infinity;
 
   // The ring: `#size` clicks from `#head`, wrapping around.
   readonly #ring: (T | undefined)[];
@@ -81,14 +96,23 @@ export class ClickBuffer<T> {
     this.#write = options.write;
     this.#capacity = positiveInteger('capacity', options.capacity ?? 10_000);
     this.#batchSize = positiveInteger('batchSize', options.batchSize ?? 500);
-    if (this.#batchSize > this.#capacity)
+    if (this.#batchSize > this.#capacity) {
       throw new RangeError(`batchSize (${this.#batchSize}) exceeds capacity (${this.#capacity})`);
+    }
     this.#retryBaseMs = positiveInteger('retryBaseMs', options.retryBaseMs ?? 250);
     this.#retryMaxMs = positiveInteger('retryMaxMs', options.retryMaxMs ?? 30_000);
     this.#maxAttempts = positiveInteger('maxAttempts', options.maxAttempts ?? 8);
     this.#onWriteError =
       options.onWriteError ??
       ((error, attempt) => console.error(`Click batch write failed (attempt ${attempt}):`, error));
+    this.#onDrop =
+      options.onDrop ??
+      ((lost, reason) =>
+        console.warn(`Clicks lost: ${lost} since the last report (latest: ${reason}).`));
+    this.#dropReportIntervalMs = positiveInteger(
+      'dropReportIntervalMs',
+      options.dropReportIntervalMs ?? 10_000,
+    );
     this.#ring = new Array<T | undefined>(this.#capacity);
     const interval = positiveInteger('flushIntervalMs', options.flushIntervalMs ?? 1_000);
     this.#intervalTimer = setInterval(() => {
@@ -101,11 +125,11 @@ export class ClickBuffer<T> {
   /** Queues one click. Constant time; never waits, never throws. */
   push(click: T): void {
     if (this.#closed) {
-      this.#dropped++;
+      this.#lose(1, 'closed');
       return;
     }
     if (this.#size + this.#inFlight.length >= this.#capacity) {
-      this.#dropped++;
+      this.#lose(1, 'full');
       // Everything held is in the batch being written: the newcomer is the one to go.
       if (this.#size === 0) return;
       this.#ring[this.#head] = undefined;
@@ -159,12 +183,28 @@ export class ClickBuffer<T> {
       this.#kickTimer = undefined;
       await this.flush();
       this.#cancelRetry();
-      this.#dropped += this.#size + this.#inFlight.length;
+      if (this.#size + this.#inFlight.length > 0) {
+        this.#lose(this.#size + this.#inFlight.length, 'closed', true);
+      }
       this.#inFlight = [];
       this.#ring.fill(undefined);
       this.#size = 0;
     }
     return this.stats();
+  }
+
+  /** Counts lost clicks and tells onDrop, at most once per interval unless `now` says so. */
+  #lose(count: number, reason: ClickDropReason, now = false) {
+    this.#dropped += count;
+    this.#dropsUnreported += count;
+    const at = performance.now();
+    if (!now && at - this.#lastDropReportAt < this.#dropReportIntervalMs) {
+      return;
+    }
+    this.#lastDropReportAt = at;
+    const lost = this.#dropsUnreported;
+    this.#dropsUnreported = 0;
+    this.#onDrop(lost, reason);
   }
 
   #drainUnlessBusy() {
@@ -214,7 +254,7 @@ export class ClickBuffer<T> {
       this.#attempt++;
       this.#onWriteError(error, this.#attempt);
       if (this.#attempt >= this.#maxAttempts) {
-        this.#dropped += batch.length;
+        this.#lose(batch.length, 'gave_up');
         this.#inFlight = [];
         this.#attempt = 0;
         return true; // given up on this batch; carry on with the next
