@@ -17,6 +17,7 @@
  * Coupons are Stripe's only for now.
  */
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
+import { cardCustomerOf } from '../_shared/billing/customer.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
@@ -146,27 +147,7 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const billing = deps.billing();
   const metadata = planMetadata(account.accountId, price);
   try {
-    const [existing] = await db<{ billing_id: string }[]>`
-      select billing_id from public.billing_customers
-      where account_id = ${account.accountId} and billing_type = 1`;
-    let customerId = existing?.billing_id;
-    if (!customerId) {
-      customerId = (
-        await billing.createCustomer({
-          email: account.email,
-          metadata: { account_id: account.accountId },
-        })
-      ).id;
-      await db`
-        insert into public.billing_customers (account_id, billing_type, billing_id, is_preferred)
-        values (${account.accountId}, 1, ${customerId},
-          not exists (select 1 from public.billing_customers where account_id = ${account.accountId}))
-        on conflict (account_id, billing_type) do nothing`;
-      const [winner] = await db<{ billing_id: string }[]>`
-        select billing_id from public.billing_customers
-        where account_id = ${account.accountId} and billing_type = 1`;
-      customerId = winner!.billing_id;
-    }
+    const customerId = await cardCustomerOf(db, billing, account.accountId, account.email);
     const couponId = await checkoutCoupon(
       db,
       billing,
