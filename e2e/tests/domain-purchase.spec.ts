@@ -81,3 +81,38 @@ test('a user buys a domain and shortens a link on it', async ({ page, factories 
   expect([301, 302]).toContain(visit.status);
   expect(visit.location).toBe(longUrl);
 });
+
+/**
+ * A paid name the registrar refuses: the success page follows the order until its refund is
+ * done and says so, with the registrar's reason.
+ */
+test('a name the registrar refuses after payment is refunded', async ({ page, factories }) => {
+  test.slow();
+  const user = await factories.createConfirmedUser();
+  const domain = `e2e${randomUUID().slice(0, 8)}.com`;
+  await registrar().failNext({ operation: 'register', domainName: domain, error: 'unavailable' });
+
+  await page.goto('/app/login');
+  await logIn(page, user.email, user.password);
+  await expect(page).not.toHaveURL(/\/app\/login/);
+  await page.goto('/app/purchase/domain');
+  await page.getByRole('textbox', { name: 'Domain name' }).fill(domain);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('button', { name: `Add ${domain} to the cart` }).click();
+  await page.getByRole('link', { name: 'Go to the cart (1)' }).click();
+  await page.getByRole('button', { name: 'Checkout' }).click();
+
+  await page.waitForURL(/\/sandbox\/stripe\/c\/pay\/cs_test_/);
+  await page.getByLabel('Card number').fill('4242424242424242');
+  await page.getByLabel('Expiration (MM / YY)').fill('12 / 34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Cardholder name').fill('E2E Buyer');
+  await page.getByRole('button', { name: /Subscribe|Pay/ }).click();
+
+  await page.waitForURL(/\/app\/shopping-cart\/success\?session_id=cs_test_/);
+  await expect(page.getByTestId('order-status')).toHaveText('refunded', { timeout: 60_000 });
+  const name = page.getByTestId('purchased-domain');
+  await expect(name).toContainText('refunded');
+  await expect(name).toContainText('the name is not available');
+  expect(await registrar().domain(domain)).toBeNull();
+});

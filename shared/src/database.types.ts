@@ -1561,6 +1561,8 @@ export type Database = {
           kind: string;
           order_id: string;
           quantity: number;
+          refund_reason: string | null;
+          refunded_amount: number;
         };
         Insert: {
           amount: number;
@@ -1570,6 +1572,8 @@ export type Database = {
           kind: string;
           order_id: string;
           quantity?: number;
+          refund_reason?: string | null;
+          refunded_amount?: number;
         };
         Update: {
           amount?: number;
@@ -1579,6 +1583,8 @@ export type Database = {
           kind?: string;
           order_id?: string;
           quantity?: number;
+          refund_reason?: string | null;
+          refunded_amount?: number;
         };
         Relationships: [
           {
@@ -2231,6 +2237,9 @@ export type Database = {
           order_id: string;
           owner_notified_at: string | null;
           problem: string | null;
+          refund_amount: number | null;
+          refund_id: string | null;
+          refunded_at: string | null;
           renewal_order_id: string | null;
           status: string;
           updated_at: string;
@@ -2250,6 +2259,9 @@ export type Database = {
           order_id: string;
           owner_notified_at?: string | null;
           problem?: string | null;
+          refund_amount?: number | null;
+          refund_id?: string | null;
+          refunded_at?: string | null;
           renewal_order_id?: string | null;
           status?: string;
           updated_at?: string;
@@ -2269,6 +2281,9 @@ export type Database = {
           order_id?: string;
           owner_notified_at?: string | null;
           problem?: string | null;
+          refund_amount?: number | null;
+          refund_id?: string | null;
+          refunded_at?: string | null;
           renewal_order_id?: string | null;
           status?: string;
           updated_at?: string;

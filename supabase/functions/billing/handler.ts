@@ -25,6 +25,7 @@
  *          applied → { applied }
  */
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
+import { cardCustomerOf } from '../_shared/billing/customer.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
@@ -105,31 +106,6 @@ async function accountBillingType(
   return (preferred?.billing_type ?? Number(fallback)) === 2 ? 2 : 1;
 }
 
-/** The account's Stripe customer, made once (the first writer wins a race). */
-async function stripeCustomerFor(
-  db: Sql,
-  billing: CardBilling,
-  account: { accountId: string; email: string | null },
-): Promise<string> {
-  const [existing] = await db<{ billing_id: string }[]>`
-    select billing_id from public.billing_customers
-    where account_id = ${account.accountId} and billing_type = 1`;
-  if (existing) return existing.billing_id;
-  const created = await billing.createCustomer({
-    email: account.email,
-    metadata: { account_id: account.accountId },
-  });
-  await db`
-    insert into public.billing_customers (account_id, billing_type, billing_id, is_preferred)
-    values (${account.accountId}, 1, ${created.id},
-      not exists (select 1 from public.billing_customers where account_id = ${account.accountId}))
-    on conflict (account_id, billing_type) do nothing`;
-  const [winner] = await db<{ billing_id: string }[]>`
-    select billing_id from public.billing_customers
-    where account_id = ${account.accountId} and billing_type = 1`;
-  return winner!.billing_id;
-}
-
 async function newSubscription(request: Request, deps: BillingDeps): Promise<Response> {
   const db = deps.db();
   const body = await jsonBody(request);
@@ -151,7 +127,8 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
           accountId: account.accountId,
           email: account.email,
         });
-      if (billingType === 1) await stripeCustomerFor(db, deps.billing(), account);
+      if (billingType === 1)
+        await cardCustomerOf(db, deps.billing(), account.accountId, account.email);
       throw invalid('billing_address', BILLING_ADDRESS_REQUIRED);
     }
   }
@@ -211,7 +188,7 @@ async function newSubscription(request: Request, deps: BillingDeps): Promise<Res
   const billing = deps.billing();
   const metadata = planMetadata(account.accountId, price);
   try {
-    const customerId = await stripeCustomerFor(db, billing, account);
+    const customerId = await cardCustomerOf(db, billing, account.accountId, account.email);
     const couponId = await checkoutCoupon(
       db,
       billing,

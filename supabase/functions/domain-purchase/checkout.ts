@@ -8,6 +8,7 @@
  * (the `shopping-cart` subscription that renews them); extra years are one-time items of the
  * first invoice, the plan's first-year discount a one-time coupon.
  */
+import { cardCustomerOf } from '../_shared/billing/customer.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { HttpError } from '../_shared/http.ts';
 import type { Sql } from '../_shared/sql.ts';
@@ -48,29 +49,6 @@ export function readCheckoutBody(body: Record<string, unknown>): {
   if (source !== null && source !== 'freetrial' && source !== 'domain-purchase')
     throw invalid('purchase_source', 'Unknown purchase source.');
   return { billingType: Number(type) === 2 ? 2 : 1, source };
-}
-
-/** The account's Stripe customer, created the first time it pays. */
-async function cardCustomer(
-  db: Sql,
-  billing: CardBilling,
-  accountId: string,
-  email: string | null,
-): Promise<string> {
-  const [existing] = await db<{ billing_id: string }[]>`
-    select billing_id from public.billing_customers
-    where account_id = ${accountId} and billing_type = 1`;
-  if (existing) return existing.billing_id;
-  const created = await billing.createCustomer({ email, metadata: { account_id: accountId } });
-  await db`
-    insert into public.billing_customers (account_id, billing_type, billing_id, is_preferred)
-    values (${accountId}, 1, ${created.id},
-      not exists (select 1 from public.billing_customers where account_id = ${accountId}))
-    on conflict (account_id, billing_type) do nothing`;
-  const [winner] = await db<{ billing_id: string }[]>`
-    select billing_id from public.billing_customers
-    where account_id = ${accountId} and billing_type = 1`;
-  return winner!.billing_id;
 }
 
 /** Every cart name must still be free at the registrar; else a 422 naming them. */
@@ -141,7 +119,7 @@ export async function startCheckout(
   };
   try {
     const card = billing();
-    const customerId = await cardCustomer(db, card, account!.account_id, input.email);
+    const customerId = await cardCustomerOf(db, card, account!.account_id, input.email);
     const coupon =
       discount > 0
         ? await card.ensureCoupon({

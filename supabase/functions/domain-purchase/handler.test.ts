@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
+import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { mailpitSender } from '../_shared/mail/sender.ts';
 import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
@@ -31,6 +32,7 @@ const purchase = createDomainPurchaseHandler({
   db: sql,
   registrar: () => registrarFromEnv(),
   billing: cardBillingFromEnv,
+  documents: billingDocumentsFromEnv,
   dns: () =>
     new SandboxDnsProvider({ url: dnsEnv.DNS_SANDBOX_API, key: env.SUPABASE_SERVICE_ROLE_KEY }),
   verifier: () => dnsEnv.verifier,
@@ -232,12 +234,9 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       assert.deepEqual(subscription, { type: 'shopping-cart', amount: '4499' });
     });
 
-    const renew = async (outcome: 'paid' | 'failed') => {
-      const [row] = await sql()<{ billing_subscription_id: string }[]>`
-        select billing_subscription_id from public.purchased_domains
-        where order_id = ${first.orderId}`;
+    const renewSubscription = async (subscriptionId: string, outcome: 'paid' | 'failed') => {
       const answer = await fetch(
-        `${env.STRIPE_API_BASE}/_sandbox/subscriptions/${row!.billing_subscription_id}/renew`,
+        `${env.STRIPE_API_BASE}/_sandbox/subscriptions/${subscriptionId}/renew`,
         {
           method: 'POST',
           headers: {
@@ -248,6 +247,12 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         },
       );
       assert.equal(answer.status, 200, await answer.text());
+    };
+    const renew = async (outcome: 'paid' | 'failed') => {
+      const [row] = await sql()<{ billing_subscription_id: string }[]>`
+        select billing_subscription_id from public.purchased_domains
+        where order_id = ${first.orderId}`;
+      await renewSubscription(row!.billing_subscription_id, outcome);
     };
     const purchasedStatus = async (status: string) =>
       (
@@ -322,30 +327,190 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       },
     );
 
+    const stripe = async (path: string, method = 'GET') => {
+      const answer = await fetch(`${env.STRIPE_API_BASE}/v1/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${env.STRIPE_SECRET_KEY}` },
+      });
+      // deno-lint-ignore no-explicit-any -- Stripe's objects, read field by field
+      const body = (await answer.json()) as Record<string, any>;
+      assert.equal(answer.status, 200, JSON.stringify(body));
+      return body;
+    };
+    /** What Stripe refunded of the order's first payment (charge.refunded events). */
+    const refundedAtStripe = async (orderId: string) => {
+      const [invoice] = await sql()<{ billing_id: string }[]>`
+        select billing_id from public.invoices where order_id = ${orderId}
+        order by created_at limit 1`;
+      const payments = await stripe(`invoice_payments?invoice=${invoice!.billing_id}`);
+      const intent = payments.data[0].payment.payment_intent;
+      const events = await stripe('events?type=charge.refunded&limit=100');
+      // deno-lint-ignore no-explicit-any -- the event list's rows
+      const charge = events.data.find((e: any) => e.data.object.payment_intent === intent);
+      return (charge?.data.object.amount_refunded as number | undefined) ?? 0;
+    };
+    const buy = async (domains: string[]) => {
+      const buyer = await newUser();
+      for (const domain of domains) await addToCart(buyer.id, domain);
+      const answer = await call(buyer.auth, 'POST', '/checkout', {});
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      return {
+        buyer,
+        orderId: answer.body.order_id as string,
+        sessionId: answer.body.checkout.transaction_id as string,
+        paymentUrl: answer.body.checkout.payment_url as string,
+      };
+    };
+    const subscriptionOf = async (orderId: string) =>
+      (
+        await sql()<{ id: string }[]>`
+          select billing_subscription_id as id from public.purchased_domains
+          where order_id = ${orderId} limit 1`
+      )[0]!.id;
+    const names = async (orderId: string) =>
+      await sql()<
+        {
+          domain: string;
+          status: string;
+          problem: string | null;
+          refund_amount: string | null;
+          refunded_at: Date | null;
+          refund_id: string | null;
+          domain_id: string | null;
+        }[]
+      >`
+        select domain, status, problem, refund_amount::text, refunded_at, refund_id, domain_id
+        from public.purchased_domains where order_id = ${orderId} order by domain`;
+
     await t.step(
-      'the registrar refusing a registration fails the name, cancels the order',
+      'the registrar refusing every name of a paid order: failed, refunded in full (51)',
       async () => {
         const other = `${label()}.com`;
-        const refused = await newUser();
-        await addToCart(refused.id, other);
         await control.failNext({ operation: 'register', domainName: other, error: 'unavailable' });
-        const answer = await call(refused.auth, 'POST', '/checkout', {});
-        assert.equal(answer.status, 200, JSON.stringify(answer.body));
-        await pay(answer.body.checkout.payment_url, '4242 4242 4242 4242');
+        const order = await buy([other]);
+        await pay(order.paymentUrl, '4242 4242 4242 4242');
         await until(async () => {
           await work();
-          return orderState(answer.body.order_id, 49);
+          return orderState(order.orderId, 51);
         });
-        const [row] = await sql()<{ status: string; problem: string; domain_id: string | null }[]>`
-        select status, problem, domain_id from public.purchased_domains
-        where order_id = ${answer.body.order_id}`;
+        const [row] = await names(order.orderId);
         assert.equal(row!.status, 'failed');
-        assert.match(row!.problem, /not available/);
+        assert.match(row!.problem!, /not available/);
         assert.equal(row!.domain_id, null);
+        assert.equal(row!.refund_amount, '1299');
+        assert.ok(row!.refunded_at && row!.refund_id?.startsWith('re_'));
+        const [item] = await sql()<{ refunded_amount: string; refund_reason: string }[]>`
+          select refunded_amount::text, refund_reason from public.order_items
+          where order_id = ${order.orderId}`;
+        assert.equal(item!.refunded_amount, '1299');
+        assert.match(item!.refund_reason, /not available/);
+        assert.equal(await refundedAtStripe(order.orderId), 1299);
         const [domains] = await sql()<{ count: number }[]>`
-        select count(*)::int from public.domains where domain = ${other}`;
+          select count(*)::int from public.domains where domain = ${other}`;
         assert.equal(domains!.count, 0, 'nothing half-written');
         assert.equal(await control.domain(other), null);
+        const subscription = await subscriptionOf(order.orderId);
+        assert.equal((await stripe(`subscriptions/${subscription}`)).status, 'canceled');
+        // The full refund reaches the invoice through the webhook.
+        await until(async () => {
+          const [invoice] = await sql()<{ status: string }[]>`
+            select status from public.invoices where order_id = ${order.orderId}`;
+          return invoice?.status === 'refunded' ? true : null;
+        });
+      },
+    );
+
+    await t.step(
+      'one name of two refused: it alone is refunded, the renewal drops to the other',
+      async () => {
+        const kept = `${label()}.com`;
+        const refused = `${label()}.com`;
+        await control.failNext({ operation: 'register', domainName: refused, error: 'payment' });
+        const order = await buy([kept, refused]);
+        await pay(order.paymentUrl, '4242 4242 4242 4242');
+        await until(async () => {
+          await work();
+          const rows = await names(order.orderId);
+          return rows.some((row) => row.refunded_at) && rows.some((r) => r.status === 'registered')
+            ? true
+            : null;
+        });
+        assert.equal(await orderState(order.orderId, 48), true, 'the order stays paid');
+        const byName = Object.fromEntries((await names(order.orderId)).map((r) => [r.domain, r]));
+        assert.equal(byName[kept]!.status, 'registered');
+        assert.equal(byName[refused]!.status, 'failed');
+        assert.match(byName[refused]!.problem!, /payment/);
+        assert.equal(byName[refused]!.refund_amount, '1299');
+        assert.equal(await refundedAtStripe(order.orderId), 1299, 'one name of 2598 refunded');
+        const subscriptionId = await subscriptionOf(order.orderId);
+        const subscription = await stripe(`subscriptions/${subscriptionId}`);
+        assert.equal(subscription.status, 'active');
+        assert.equal(subscription.items.data[0].price.unit_amount, 1299);
+        await until(async () => {
+          const [row] = await sql()<{ amount: string }[]>`
+            select amount::text from public.subscriptions where billing_id = ${subscriptionId}`;
+          return row?.amount === '1299' ? true : null;
+        });
+        const [invoice] = await sql()<{ status: string }[]>`
+          select status from public.invoices where order_id = ${order.orderId}`;
+        assert.equal(invoice!.status, 'paid', 'a partial refund leaves the invoice paid');
+        // The next yearly invoice bills the registered name only.
+        await renewSubscription(subscriptionId, 'paid');
+        const { latest_invoice: renewalInvoice } = await stripe(`subscriptions/${subscriptionId}`);
+        await until(async () => {
+          const [renewal] = await sql()<{ amount: string }[]>`
+            select amount::text from public.orders
+            where purchase_source = 'domain-renewal' and billing_id = ${renewalInvoice}`;
+          return renewal?.amount === '1299' ? true : null;
+        });
+      },
+    );
+
+    await t.step(
+      'a name added as a branded domain after checkout: failed with the reason, refunded',
+      async () => {
+        const name = `${label()}.com`;
+        const order = await buy([name]);
+        const squatter = await newUser();
+        await sql()`
+          insert into public.domains (domain, kind, account_id, verification_status)
+          select ${name}, 'branded', personal_account_id, 'pending'
+          from public.profiles where id = ${squatter.id}`;
+        await pay(order.paymentUrl, '4242 4242 4242 4242');
+        await until(async () => {
+          await work();
+          return orderState(order.orderId, 51);
+        });
+        const [row] = await names(order.orderId);
+        assert.equal(row!.status, 'failed');
+        assert.equal(
+          row!.problem,
+          `${name} was added as a branded domain by another account before its registration.`,
+        );
+        assert.ok(row!.refunded_at);
+        assert.equal(await control.domain(name), null, 'not registered at the registrar');
+        assert.equal(await refundedAtStripe(order.orderId), 1299);
+      },
+    );
+
+    await t.step(
+      'an abandoned checkout: the session expires, the order is cancelled, the cart kept',
+      async () => {
+        const name = `${label()}.com`;
+        const order = await buy([name]);
+        await stripe(`checkout/sessions/${order.sessionId}/expire`, 'POST');
+        await until(() => orderState(order.orderId, 49));
+        const [row] = await names(order.orderId);
+        assert.equal(row!.status, 'cancelled');
+        assert.equal(row!.refund_amount, null, 'nothing was paid, nothing to refund');
+        const [cart] = await sql()<{ domain: string }[]>`
+          select i.domain::text from public.cart_items i
+          join public.shopping_carts c on c.id = i.cart_id where c.user_id = ${order.buyer.id}`;
+        assert.equal(cart?.domain, name);
+        const [event] = await sql()<{ processed: boolean }[]>`
+          select processed_at is not null as processed from public.webhook_events
+          where type = 'checkout.session.expired' and payload -> 'data' -> 'object' ->> 'id' = ${order.sessionId}`;
+        assert.equal(event?.processed, true);
       },
     );
 

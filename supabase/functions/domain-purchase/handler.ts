@@ -11,6 +11,7 @@
  * The cart itself is read and written through PostgREST under RLS (cart_items, priced by
  * trigger; public.shopping_cart() for the totals).
  */
+import { type BillingDocuments, billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { callerOf } from '../_shared/caller.ts';
@@ -31,6 +32,7 @@ export interface DomainPurchaseDeps {
   db: () => Sql;
   registrar: () => PurchaseRegistrar;
   billing: () => CardBilling;
+  documents: () => BillingDocuments;
   dns: () => DnsProvider;
   verifier: () => VerifierConfig;
   mail: () => MailSender;
@@ -48,6 +50,7 @@ export const envDeps = (registrar: () => PurchaseRegistrar): DomainPurchaseDeps 
   db: sql,
   registrar,
   billing: cardBillingFromEnv,
+  documents: billingDocumentsFromEnv,
   dns: dnsFromEnv,
   verifier: () => verifierConfigFromEnv(),
   mail: () => mailSenderFromEnv(),
@@ -118,6 +121,7 @@ export function createDomainPurchaseHandler(deps: DomainPurchaseDeps) {
           dns: deps.dns(),
           verifier: deps.verifier(),
           billing: deps.billing,
+          documents: deps.documents,
           mail: deps.mail,
         }),
       );

@@ -10,9 +10,15 @@
  *                   an order left with no name cancels its subscription (nothing renews).
  *   renewing        the paid renewal is renewed at the registrar (one year).
  *   renewal_failed  the owner is mailed, then notified (app.domain_renewal_notified).
+ *   refund          a paid name that was not registered (refused by the registrar, or added as
+ *                   someone's branded domain meanwhile): its order item's amount is refunded
+ *                   on the order's first invoice (idempotent per name), recorded
+ *                   (app.record_domain_refund), and the order's yearly subscription is lowered
+ *                   to the names still alive, or cancelled when none is.
  *
  * The registrar being unreachable leaves the row for a later run.
  */
+import type { BillingDocuments } from '../_shared/billing/documents.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import type { MailSender } from '../_shared/mail/sender.ts';
 import type { Sql } from '../_shared/sql.ts';
@@ -27,6 +33,7 @@ export interface WorkerDeps {
   dns: DnsProvider;
   verifier: VerifierConfig;
   billing: () => CardBilling;
+  documents: () => BillingDocuments;
   mail: () => MailSender;
   lookup?: Lookup;
 }
@@ -37,7 +44,7 @@ interface Work {
   order_id: string;
   domain: string;
   years: number;
-  status: 'registering' | 'renewing' | 'renewal_failed';
+  status: 'registering' | 'renewing' | 'renewal_failed' | 'refund';
   billing_subscription_id: string | null;
   renewal_order_id: string | null;
   owner_email: string | null;
@@ -64,6 +71,17 @@ const refusal = (error: unknown, what: string) => {
 
 async function register(work: Work, deps: WorkerDeps): Promise<string> {
   const { db, dns } = deps;
+  // A name added as someone's branded domain since the checkout is not registered: failed with
+  // the reason (and refunded), never retried.
+  const [blocked] = await db<{ problem: string | null }[]>`
+    select app.domain_registration_blocked(${work.domain}) as problem`;
+  if (blocked?.problem) {
+    await db`
+      select app.finish_domain_registration(${work.id}, false, null, ${blocked.problem},
+        null, null, null, false)`;
+    await cancelIfNothingLeft(work, deps);
+    return 'failed';
+  }
   let zone: DnsZone;
   try {
     zone = await dns.createZone(work.domain);
@@ -133,7 +151,80 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
   const [done] = await db<{ result: string }[]>`
     select app.finish_domain_registration(${work.id}, true, ${expireDate}, null, ${zone.id},
       ${zone.nameServers}, ${token}, ${verified}) as result`;
+  if (done?.result === 'taken') {
+    // Someone added the name meanwhile: it is failed (and refunded); our zone goes.
+    await dns.deleteZone(zone.id).catch(() => undefined);
+    await cancelIfNothingLeft(work, deps);
+    return 'failed';
+  }
   return done?.result ?? 'stale';
+}
+
+interface RefundTarget {
+  invoice_id: string | null;
+  amount: string;
+  currency: string;
+  reason: string | null;
+}
+
+/** A failed paid name's money back, then the order's renewal price without it. */
+async function refund(work: Work, deps: WorkerDeps): Promise<string> {
+  const { db } = deps;
+  const [target] = await db<RefundTarget[]>`
+    select invoice_id, amount::text, currency, reason from app.domain_refund_target(${work.id})`;
+  if (!target) return 'stale';
+  if (!target.invoice_id) {
+    // The first invoice's webhook has not arrived yet.
+    await db`select app.release_domain_work(${work.id}, ${target.reason})`;
+    return 'retry';
+  }
+  let refundId: string;
+  try {
+    const refunded = await deps.documents().refundInvoice(target.invoice_id, target.reason, {
+      amount: Number(target.amount),
+      idempotencyKey: `domain-refund-${work.id}`,
+    });
+    refundId = refunded.id;
+    // Before the refund is recorded, so a failure here retries both (the refund answers the
+    // first one again, the price is compared first).
+    await lowerRenewal(work, deps);
+  } catch (error) {
+    console.error(`domain-purchase: refund of ${work.domain}`, error);
+    await db`select app.release_domain_work(${work.id}, ${target.reason})`;
+    return 'retry';
+  }
+  await db`select app.record_domain_refund(${work.id}, ${refundId})`;
+  return 'refunded';
+}
+
+/**
+ * The order's yearly subscription is billed for the names still alive only. Under a lock per
+ * order, so two workers refunding two names of it leave the lower price.
+ */
+async function lowerRenewal(work: Work, deps: WorkerDeps): Promise<void> {
+  if (!work.billing_subscription_id) return;
+  const subscriptionId = work.billing_subscription_id;
+  await deps.db.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtextextended(${`domain-renewal:${work.order_id}`}, 0))`;
+    const [row] = await tx<{ amount: string }[]>`
+        select app.domain_order_renewal_amount(${work.order_id})::text as amount`;
+    const amount = Number(row?.amount ?? 0);
+    const billing = deps.billing();
+    const subscription = await billing.retrieveSubscription(subscriptionId);
+    if (subscription.status === 'canceled') return;
+    if (amount === 0) {
+      await billing.cancelNow(subscriptionId);
+      return;
+    }
+    const item = subscription.items.data[0];
+    if (!item || item.price.unit_amount === amount) return;
+    await billing.setRenewalPrice(subscription, {
+      unitAmount: amount,
+      currency: item.price.currency,
+      interval: 'year',
+      productName: `Domains of order ${work.order_id}`,
+    });
+  });
 }
 
 /** An order whose names all failed is cancelled: its subscription must not renew anything. */
@@ -210,7 +301,9 @@ export async function processDomainWork(deps: WorkerDeps): Promise<Record<string
           ? await register(work, deps)
           : work.status === 'renewing'
             ? await renew(work, deps)
-            : await notifyOwner(work, deps);
+            : work.status === 'refund'
+              ? await refund(work, deps)
+              : await notifyOwner(work, deps);
     } catch (error) {
       console.error(`domain-purchase: ${work.domain}`, error);
       result = 'error';

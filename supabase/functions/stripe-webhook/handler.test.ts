@@ -13,7 +13,7 @@ import { webhookTesting } from './testing.ts';
  */
 const env = useStackAsRuntimeEnv();
 const webhook = createStripeWebhookHandler();
-const { billing, deliver, subscribedUser, eventsAbout } = webhookTesting(env, webhook);
+const { billing, stripe, deliver, subscribedUser, eventsAbout } = webhookTesting(env, webhook);
 
 async function state(account: string) {
   const db = sql();
@@ -177,6 +177,32 @@ Deno.test('stripe-webhook', async (t) => {
         select status from public.invoices
         where billing_type = 1 and billing_id = ${(failed[0]!.data.object as { id: string }).id}`;
       assert.equal(invoice!.status, 'open');
+    });
+
+    await t.step('an abandoned checkout (checkout.session.expired) is applied once', async () => {
+      const before = await state(user.account);
+      const left = await billing.createCheckout({
+        customerId: user.customer,
+        unitAmount: 12900,
+        currency: 'usd',
+        interval: 'year',
+        productName: 'Left behind',
+        trialDays: 0,
+        successUrl: 'http://localhost/success?session_id={CHECKOUT_SESSION_ID}',
+        cancelUrl: 'http://localhost/cancel',
+        metadata: { account_id: user.account },
+      });
+      await stripe.checkout.sessions.expire(left.id);
+      const [expired] = (await eventsAbout([left.id])).filter(
+        (event) => event.type === 'checkout.session.expired',
+      );
+      assert.ok(expired, 'the sandbox sent checkout.session.expired');
+      // The stack's own function may have had the sandbox's delivery already: a copy under a
+      // new id is applied here (not ignored), then only once.
+      const copy = { ...expired, id: `evt_expired_${crypto.randomUUID().slice(0, 8)}` };
+      assert.equal((await deliver(copy)).body.result, 'applied');
+      assert.equal((await deliver(copy)).body.result, 'duplicate');
+      assert.deepEqual(await state(user.account), before, 'the plan is untouched');
     });
 
     await t.step('a deleted subscription ends the plan', async () => {

@@ -54,6 +54,9 @@ async function currentObjects(billing: CardBilling, event: Stripe.Event): Promis
       throw error;
     }
   };
+  // An abandoned checkout: the session alone (a domain order it was for is cancelled).
+  if (event.type === 'checkout.session.expired')
+    return [await fresh(() => billing.retrieveCheckout(id), object)];
   if (event.type === 'checkout.session.completed') {
     const session = (await fresh(
       () => billing.retrieveCheckout(id),

@@ -73,6 +73,12 @@ export interface StackConfig {
   stripeWebhookRetryDelaysMs?: number[];
   /** The same for the Paddle sandbox (STACK_PADDLE_WEBHOOK_RETRY_MS). */
   paddleWebhookRetryDelaysMs?: number[];
+  /**
+   * How long a Stripe sandbox checkout stays open when the request sets no `expires_at`
+   * (STACK_STRIPE_CHECKOUT_EXPIRY_SECONDS; Stripe's 24 hours by default): tests of an
+   * abandoned checkout use seconds.
+   */
+  stripeCheckoutExpirySeconds?: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -142,6 +148,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
     stopTimeoutMs: millisecondsFromEnv('STACK_STOP_TIMEOUT_MS', DEFAULT_STOP_TIMEOUT_MS),
     stripeWebhookRetryDelaysMs: millisecondListFromEnv('STACK_STRIPE_WEBHOOK_RETRY_MS'),
     paddleWebhookRetryDelaysMs: millisecondListFromEnv('STACK_PADDLE_WEBHOOK_RETRY_MS'),
+    stripeCheckoutExpirySeconds: intFromEnv('STACK_STRIPE_CHECKOUT_EXPIRY_SECONDS', 24 * 3600),
     ...overrides,
   };
 }

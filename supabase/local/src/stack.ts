@@ -186,6 +186,7 @@ export async function startStack(
         },
       ],
       delivery: { retryDelaysMs: config.stripeWebhookRetryDelaysMs, log },
+      checkoutExpirySeconds: config.stripeCheckoutExpirySeconds,
     });
     stops.push(() => stripe.stop());
 

@@ -14,7 +14,9 @@ import {
 /**
  * The domain cart and domain orders by actor (20261122005700_domain_purchase.sql): the owner,
  * another user and staff; prices from the database only; the plan's discounted_domain_count;
- * an order made from the cart, paid by the provider's event, and its names.
+ * an order made from the cart, paid by the provider's event, and its names; a paid name that is
+ * not registered owes its refund (20261122006500); the cart read needs a base common domain
+ * (20261122006510).
  */
 const pool = useDatabase();
 
@@ -63,6 +65,18 @@ describe('the cart by actor', () => {
       );
       expect(summary.rows[0]!.cart.total).toBe(1299 * 3);
       expect(summary.rows[0]!.cart.items.map((i) => i.domain)).toEqual([domain]);
+    }));
+
+  it('the cart refresh without a base common domain: Permission denied (403)', () =>
+    withRollback(pool, async (db) => {
+      const { owner } = await people(db);
+      await cartOf(db, owner);
+      await db.query(`update public.domains set is_disabled = true where is_base`);
+      const refused = await expectDatabaseError(
+        queryAs(db, owner, `select public.shopping_cart() as cart`),
+      );
+      expect(refused.code).toBe('PT403');
+      expect(refused.detail).toBe('Permission denied');
     }));
 
   it('an extension we do not sell is refused', () =>
@@ -247,5 +261,121 @@ describe('domain orders by actor', () => {
         billing_subscription_id: 'sub_x',
         in_cart: 0,
       });
+    }));
+
+  const paid = async (db: pg.ClientBase) => {
+    const cast = await ordered(db);
+    await db.query(`select app.domain_order_paid($1, 'sub_x')`, [cast.orderId]);
+    return cast;
+  };
+  const finish = (db: pg.ClientBase, id: string, ok: boolean, problem: string | null = null) =>
+    one<{ result: string }>(
+      db,
+      `select app.finish_domain_registration($1, $2, now() + interval '1 year', $3, 'zone-1',
+         array['ns1.test'], 'token', true) as result`,
+      [id, ok, problem],
+    );
+  const nameOf = (db: pg.ClientBase, orderId: string) =>
+    one<{ id: string; status: string; problem: string | null; refund_amount: string | null }>(
+      db,
+      `select id, status, problem, refund_amount::text from public.purchased_domains
+       where order_id = $1`,
+      [orderId],
+    );
+
+  it('a refused paid name owes its item’s amount; the refund settles the order as 51', () =>
+    withRollback(pool, async (db) => {
+      const { orderId } = await paid(db);
+      const row = await nameOf(db, orderId);
+      expect((await finish(db, row.id, false, 'Refused.')).result).toBe('failed');
+      expect(await nameOf(db, orderId)).toMatchObject({
+        status: 'failed',
+        problem: 'Refused.',
+        refund_amount: '1299',
+      });
+      const claimed = await db.query<{ id: string; status: string }>(
+        `select id, status from app.claim_domain_work(100) where order_id = $1`,
+        [orderId],
+      );
+      expect(claimed.rows).toEqual([{ id: row.id, status: 'refund' }]);
+      await db.query(`update public.purchased_domains set locked_until = null where id = $1`, [
+        row.id,
+      ]);
+      expect(await one(db, `select status from public.orders where id = $1`, [orderId])).toEqual({
+        status: 49,
+      });
+      const recorded = await one<{ result: string }>(
+        db,
+        `select app.record_domain_refund($1, 're_1') as result`,
+        [row.id],
+      );
+      expect(recorded.result).toBe('refunded');
+      expect(await one(db, `select status from public.orders where id = $1`, [orderId])).toEqual({
+        status: 51,
+      });
+      expect(
+        await one(
+          db,
+          `select refunded_amount::text, refund_reason from public.order_items where order_id = $1`,
+          [orderId],
+        ),
+      ).toEqual({ refunded_amount: '1299', refund_reason: 'Refused.' });
+      const again = await one<{ result: string }>(
+        db,
+        `select app.record_domain_refund($1, 're_2') as result`,
+        [row.id],
+      );
+      expect(again.result).toBe('stale');
+      const queue = await db.query(`select 1 from app.claim_domain_work(100) where order_id = $1`, [
+        orderId,
+      ]);
+      expect(queue.rows).toHaveLength(0);
+    }));
+
+  it('a name added as a branded domain meanwhile fails the registration, never raises', () =>
+    withRollback(pool, async (db) => {
+      const { orderId, domain, other } = await paid(db);
+      await db.query(
+        `insert into public.domains (domain, kind, account_id) values ($1, 'branded', $2)`,
+        [domain, other.personalAccountId],
+      );
+      const row = await nameOf(db, orderId);
+      expect((await finish(db, row.id, true)).result).toBe('taken');
+      expect(await nameOf(db, orderId)).toMatchObject({
+        status: 'failed',
+        problem: `${domain} was added as a branded domain by another account before its registration.`,
+        refund_amount: '1299',
+      });
+      const zones = await db.query(`select 1 from public.dns_zones where name = $1`, [domain]);
+      expect(zones.rows).toHaveLength(0);
+    }));
+
+  it('an expired checkout cancels the order and its names; the cart is kept', () =>
+    withRollback(pool, async (db) => {
+      const { owner, orderId } = await ordered(db);
+      const session = {
+        object: 'checkout.session',
+        id: 'cs_test_gone',
+        status: 'expired',
+        payment_status: 'unpaid',
+        subscription: null,
+        customer: null,
+        metadata: {
+          kind: 'domain-purchase',
+          order_id: orderId,
+          account_id: owner.personalAccountId,
+        },
+      };
+      await db.query(`select app.apply_stripe_checkout($1, now())`, [session]);
+      const state = await one(
+        db,
+        `select o.status, d.status as name, d.refund_amount,
+           (select count(*)::int from public.cart_items i join public.shopping_carts c
+             on c.id = i.cart_id where c.user_id = $2) as in_cart
+         from public.orders o join public.purchased_domains d on d.order_id = o.id
+         where o.id = $1`,
+        [orderId, owner.id],
+      );
+      expect(state).toEqual({ status: 49, name: 'cancelled', refund_amount: null, in_cart: 1 });
     }));
 });

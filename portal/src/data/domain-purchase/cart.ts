@@ -160,6 +160,9 @@ export interface PurchasedDomain {
   problem: string | null;
   expires_at: string | null;
   domain_id: string | null;
+  /** Owed back for a paid name that was not registered; refunded_at once it is. */
+  refund_amount: number | null;
+  refunded_at: string | null;
 }
 
 export interface DomainOrder {
@@ -174,8 +177,14 @@ export interface DomainOrder {
 /** How often the success page looks at the order while the registrar works. */
 export const ORDER_POLL_MS = 1_000;
 
-const isSettled = (order: DomainOrder | null) =>
-  order != null && [48, 49, 50, 51, 18].includes(order.status);
+/** A refund still due (the order may be final already) keeps the page following it. */
+export const refundPending = (name: Pick<PurchasedDomain, 'refund_amount' | 'refunded_at'>) =>
+  (name.refund_amount ?? 0) > 0 && name.refunded_at == null;
+
+export const isSettled = (order: DomainOrder | null) =>
+  order != null &&
+  [48, 49, 50, 51, 18].includes(order.status) &&
+  !order.purchased_domains.some(refundPending);
 
 /** The order a checkout session paid for (RLS: the buyer, billing managers and staff). */
 export function useDomainOrderQuery(sessionId: string | null) {
@@ -188,7 +197,7 @@ export function useDomainOrderQuery(sessionId: string | null) {
       const { data, error, status } = await supabase
         .from('orders')
         .select(
-          'id, status, amount, currency, purchase_source, purchased_domains!purchased_domains_order_id_fkey (id, domain, years, status, problem, expires_at, domain_id)',
+          'id, status, amount, currency, purchase_source, purchased_domains!purchased_domains_order_id_fkey (id, domain, years, status, problem, expires_at, domain_id, refund_amount, refunded_at)',
         )
         .eq('billing_id', sessionId!)
         .maybeSingle();
@@ -208,10 +217,11 @@ export interface PurchasedDomainState {
   status: string;
   problem: string | null;
   expires_at: string | null;
+  refunded_at: string | null;
 }
 
 const PURCHASED_COLUMNS =
-  'id, domain_id, order_id, renewal_order_id, domain, status, problem, expires_at';
+  'id, domain_id, order_id, renewal_order_id, domain, status, problem, expires_at, refunded_at';
 
 /** The purchase and renewal state of bought domains, by their branded domain ids. */
 export function usePurchasedDomainsQuery(domainIds: readonly string[]) {

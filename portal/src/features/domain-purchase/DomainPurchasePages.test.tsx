@@ -124,6 +124,8 @@ describe('domain purchase pages', { timeout: 30_000 }, () => {
             problem: null,
             expires_at: null,
             domain_id: 'd1',
+            refund_amount: null,
+            refunded_at: null,
           },
         ],
       },
@@ -135,5 +137,51 @@ describe('domain purchase pages', { timeout: 30_000 }, () => {
     });
     expect(await screen.findByTestId('order-status', {}, SLOW)).toHaveTextContent('paid');
     expect(screen.getByTestId('purchased-domain')).toHaveTextContent('registered and ready');
+  });
+
+  const refusedOrder = (status: number, refundedAt: string | null) => ({
+    id: '5b1e0c7a-2222-4222-8333-944455556666',
+    status,
+    amount: 1299,
+    currency: 'USD',
+    purchase_source: 'domain-purchase',
+    purchased_domains: [
+      {
+        id: 'p2',
+        domain: 'gone.com',
+        years: 1,
+        status: 'failed',
+        problem: 'The registrar refused the registration: the name is not available.',
+        expires_at: null,
+        domain_id: null,
+        refund_amount: 1299,
+        refunded_at: refundedAt,
+      },
+    ],
+  });
+
+  it('says a refused name is being refunded, then refunded with the reason', async () => {
+    const backend = new TestBackend().table('orders', [refusedOrder(49, null)]);
+    renderApp({
+      route: '/app/shopping-cart/success?session_id=cs_test_2',
+      world: signedInWorld(),
+      backend,
+    });
+    expect(
+      await screen.findByText(
+        'A domain could not be registered; its payment is being refunded.',
+        {},
+        SLOW,
+      ),
+    ).toBeInTheDocument();
+    backend.table('orders', [refusedOrder(51, '2026-11-27T09:00:00Z')]);
+    await waitFor(
+      () => expect(screen.getByTestId('order-status')).toHaveTextContent('refunded'),
+      SLOW,
+    );
+    const row = screen.getByTestId('purchased-domain');
+    expect(row).toHaveTextContent('refunded');
+    expect(row).toHaveTextContent('the name is not available');
+    expect(screen.queryByRole('status')).toBeNull();
   });
 });

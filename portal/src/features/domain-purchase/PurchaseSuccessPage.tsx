@@ -13,7 +13,7 @@ import {
 import { paymentStatusLabel } from '@shortlane/shared/orders.ts';
 import { useEffect } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
-import { useDomainOrderQuery } from '../../data/domain-purchase/cart.ts';
+import { isSettled, refundPending, useDomainOrderQuery } from '../../data/domain-purchase/cart.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { href, paths } from '../../routes/paths.ts';
 import { orderStatusColour } from '../billing-documents/orderStatus.ts';
@@ -55,7 +55,7 @@ export default function PurchaseSuccessPage() {
       </Alert>
     );
   if (!data) return <Loader size="sm" />;
-  const settled = [48, 49, 50, 51, 18].includes(data.status);
+  const settled = isSettled(data);
   return (
     <Stack gap="lg">
       <Title order={1}>Thank you for your order</Title>
@@ -74,7 +74,9 @@ export default function PurchaseSuccessPage() {
         <Alert role="status" title="Setting up your domains" icon={<Loader size="xs" />}>
           {data.status === 16
             ? 'Waiting for the payment to be confirmed.'
-            : 'The payment is done; your domains are being registered and set up.'}
+            : data.purchased_domains.some(refundPending)
+              ? 'A domain could not be registered; its payment is being refunded.'
+              : 'The payment is done; your domains are being registered and set up.'}
         </Alert>
       )}
       <Table aria-label="Domains">
@@ -82,7 +84,9 @@ export default function PurchaseSuccessPage() {
           {data.purchased_domains.map((name) => (
             <Table.Tr key={name.id} data-testid="purchased-domain">
               <Table.Td>{name.domain}</Table.Td>
-              <Table.Td>{NAME_STATE[name.status] ?? name.status}</Table.Td>
+              <Table.Td>
+                {name.refunded_at ? 'refunded' : (NAME_STATE[name.status] ?? name.status)}
+              </Table.Td>
               <Table.Td>{name.problem}</Table.Td>
             </Table.Tr>
           ))}

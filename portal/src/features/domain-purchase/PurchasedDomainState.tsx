@@ -11,11 +11,16 @@ const LABELS: Record<string, { text: string; colour: string }> = {
   renewal_failed: { text: 'renewal failed', colour: 'red' },
 };
 
+/** A paid name that was not registered, its payment given back. */
+const REFUNDED = { text: 'refunded', colour: 'orange' };
+
 const day = (value: string | null) => (value ? value.slice(0, 10) : null);
 
 /** A bought domain's registration and renewal state, as its owner sees it. */
 export function PurchasedDomainNote({ state }: { state: PurchasedDomainState }) {
-  const label = LABELS[state.status] ?? { text: state.status, colour: 'gray' };
+  const label = state.refunded_at
+    ? REFUNDED
+    : (LABELS[state.status] ?? { text: state.status, colour: 'gray' });
   const expires = day(state.expires_at);
   return (
     <Stack gap={2}>

@@ -41,8 +41,15 @@ export interface BillingDocuments {
   retrieveInvoice(id: string): Promise<Stripe.Invoice>;
   /** The invoice's PDF as the provider renders it. */
   invoicePdf(id: string): Promise<Uint8Array<ArrayBuffer>>;
-  /** The paid invoice's payment refunded in full; the invoice's id and the refund. */
-  refundInvoice(invoiceId: string, reason: string | null): Promise<Stripe.Refund>;
+  /**
+   * The paid invoice's payment refunded, in full or `amount` (minor units) of it; a repeated
+   * call with the same `idempotencyKey` answers the first refund instead of a second one.
+   */
+  refundInvoice(
+    invoiceId: string,
+    reason: string | null,
+    options?: { amount?: number; idempotencyKey?: string },
+  ): Promise<Stripe.Refund>;
   /** The invoice a payment intent paid (charge.refunded names only the payment). */
   invoiceOfPaymentIntent(paymentIntent: string): Promise<string | null>;
   /** Billing address and name on the customer, and its tax id replaced by `taxId`. */
@@ -93,15 +100,19 @@ export function createStripeDocuments(
       if (!response.ok) throw new Error(`invoice ${id}: the PDF answered ${response.status}`);
       return new Uint8Array(await response.arrayBuffer());
     },
-    refundInvoice: async (invoiceId, reason) => {
+    refundInvoice: async (invoiceId, reason, options = {}) => {
       const payments = await stripe.invoicePayments.list({ invoice: invoiceId, limit: 10 });
       const paid = payments.data.find((payment) => payment.status === 'paid');
       const intent = idOf(paid?.payment.payment_intent);
       if (!intent) throw new Error(`invoice ${invoiceId} has no payment to refund`);
-      return await stripe.refunds.create({
-        payment_intent: intent,
-        ...(reason ? { metadata: { reason } } : {}),
-      });
+      return await stripe.refunds.create(
+        {
+          payment_intent: intent,
+          ...(options.amount !== undefined ? { amount: options.amount } : {}),
+          ...(reason ? { metadata: { reason: reason.slice(0, 500) } } : {}),
+        },
+        options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : undefined,
+      );
     },
     invoiceOfPaymentIntent: async (paymentIntent) => {
       const payments = await stripe.invoicePayments.list({

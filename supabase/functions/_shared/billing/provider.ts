@@ -78,6 +78,14 @@ export interface CardBilling {
     price: PriceRequest,
     metadata: Record<string, string>,
   ): Promise<Stripe.Subscription>;
+  /**
+   * Sets the price later periods are billed at, from the next invoice on: nothing is prorated
+   * or charged now (a bought domain's subscription without the names that failed).
+   */
+  setRenewalPrice(
+    subscription: Stripe.Subscription,
+    price: PriceRequest,
+  ): Promise<Stripe.Subscription>;
   /** The invoice changePrice would bring, computed by Stripe; nothing changes. */
   previewPriceChange(
     subscription: Stripe.Subscription,

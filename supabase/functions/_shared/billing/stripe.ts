@@ -100,6 +100,13 @@ export function createStripeBilling(stripe: Stripe, webhookSecret: string): Card
         metadata,
       });
     },
+    setRenewalPrice: async (subscription, price) => {
+      const created = await createPrice(price);
+      return stripe.subscriptions.update(subscription.id, {
+        items: [{ id: itemOf(subscription).id, price: created.id }],
+        proration_behavior: 'none',
+      });
+    },
     previewPriceChange: async (subscription, price) => {
       const created = await createPrice(price);
       return stripe.invoices.createPreview({

@@ -182,6 +182,24 @@ describe('Stripe sandbox: billing documents', () => {
     });
   });
 
+  it('refunds part of a payment; a retry with the same idempotency key answers the first', async () => {
+    const stripe = open();
+    const { customer } = await subscribed(stripe);
+    const [invoice] = (await stripe.invoices.list({ customer })).data;
+    const payments = await stripe.invoicePayments.list({ invoice: invoice!.id });
+    const intent = payments.data[0]!.payment.payment_intent as string;
+    const params = { payment_intent: intent, amount: 500, metadata: { reason: 'taken' } };
+    const first = await stripe.refunds.create(params, { idempotencyKey: 'refund-a' });
+    expect(first).toMatchObject({ amount: 500, metadata: { reason: 'taken' } });
+    const retried = await stripe.refunds.create(params, { idempotencyKey: 'refund-a' });
+    expect(retried.id).toBe(first.id);
+    const events = sandbox.world.events.filter((event) => event.type === 'charge.refunded');
+    expect(events).toHaveLength(1);
+    expect(events[0]!.data.object).toMatchObject({ amount_refunded: 500, refunded: false });
+    const rest = await stripe.refunds.create({ payment_intent: intent }, { idempotencyKey: 'b' });
+    expect(rest.amount).toBe(700);
+  });
+
   it('keeps a billing address and tax ids on the customer', async () => {
     const stripe = open();
     const customer = await stripe.customers.create({ email: 'vat@example.com' });

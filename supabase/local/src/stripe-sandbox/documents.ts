@@ -2,7 +2,13 @@ import { cardBrand } from './cards.ts';
 import { StripeError, invalidParam, missingParam, noSuchObject } from './errors.ts';
 import { obj, str, type FormObject } from './form.ts';
 import { stripeId } from './ids.ts';
-import type { Customer, Invoice, StripeWorld, Subscription } from './world.ts';
+import {
+  metadataOf,
+  type Customer,
+  type Invoice,
+  type StripeWorld,
+  type Subscription,
+} from './world.ts';
 
 /**
  * The sandbox's money-after-checkout objects, beside the world's customers, subscriptions and
@@ -325,7 +331,7 @@ export class StripeDocuments {
       payment_intent: charge.payment_intent,
       reason: str(form.reason) ?? null,
       status: 'succeeded',
-      metadata: {},
+      metadata: metadataOf(form.metadata, 'metadata'),
     };
     const previous = { amount_refunded: charge.amount_refunded, refunded: charge.refunded };
     charge.amount_refunded += amount;

@@ -32,6 +32,10 @@ export interface StripeSandboxOptions {
   delivery?: DeliveryOptions;
   /** Unix seconds (tests move it). */
   now?: () => number;
+  /** How long a checkout session stays open without `expires_at` (Stripe: 24 hours). */
+  checkoutExpirySeconds?: number;
+  /** How often open sessions past their expiry are expired (`checkout.session.expired`). */
+  expirySweepMs?: number;
 }
 
 export interface StripeSandbox {
@@ -105,6 +109,7 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
   const world: StripeWorld = new StripeWorld({
     publicUrl: options.publicUrl,
     now: options.now,
+    checkoutExpirySeconds: options.checkoutExpirySeconds,
     emit: (event) => {
       // A paid invoice gets the PaymentIntent and Charge behind it (documents.ts) first.
       if (event.type === 'invoice.paid') {
@@ -114,9 +119,14 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
       deliverer.send(event.id, JSON.stringify(event, null, 2));
     },
   });
+  // Stripe expires an abandoned session on its own and says so with checkout.session.expired.
+  const sweep = setInterval(() => world.expireDueSessions(), options.expirySweepMs ?? 1000);
+  sweep.unref();
   const lifecycle = new StripeLifecycle(world);
   const invoiceItems = new StripeInvoiceItems(world);
   const documents = createDocumentRoutes(world, options.publicUrl);
+  /** Refunds by the Idempotency-Key that made them: a retried request gets the first one. */
+  const refundsByKey = new Map<string, unknown>();
   /** Sessions whose card asked for 3-D Secure, waiting for the confirm step. */
   const awaitingAuthentication = new Map<string, string | null>();
 
@@ -146,6 +156,14 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
         ? `${method} invoices/create_preview`
         : `${method} ${resource}${id ? '/:id' : ''}${extra ? `/${extra}` : ''}`;
     const fourth = path[0] === 'checkout' ? path[4] : path[3];
+    const idempotencyKey = request.headers.get('idempotency-key');
+    if (route === 'POST refunds' && idempotencyKey) {
+      const seen = refundsByKey.get(idempotencyKey);
+      if (seen) return json(seen);
+      const refund = documents.docs.createRefund(await formOf(request));
+      refundsByKey.set(idempotencyKey, refund);
+      return json(refund);
+    }
     const own = await documents.api(route, id, fourth, query, () => formOf(request));
     if (own) return own;
     switch (route) {
@@ -167,6 +185,8 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
       }
       case 'GET checkout/sessions/:id':
         return json(world.session(id!));
+      case 'POST checkout/sessions/:id/expire':
+        return json(world.expireSession(id!));
       case 'GET subscriptions/:id':
         return json(world.subscription(id!));
       case 'POST subscriptions/:id':
@@ -370,6 +390,9 @@ export function createStripeSandbox(options: StripeSandboxOptions): StripeSandbo
     invoiceItems,
     documents: documents.docs,
     deliverer,
-    stop: () => deliverer.stop(),
+    stop: () => {
+      clearInterval(sweep);
+      return deliverer.stop();
+    },
   };
 }

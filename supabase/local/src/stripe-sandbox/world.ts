@@ -236,6 +236,8 @@ export interface WorldOptions {
   publicUrl: string;
   /** Unix seconds. */
   now?: () => number;
+  /** A session's life without `expires_at` (Stripe: 24 hours). */
+  checkoutExpirySeconds?: number;
   emit: (event: StripeEvent) => void;
 }
 
@@ -389,12 +391,20 @@ export class StripeWorld {
     // With a trial the first invoice is free; the coupon then waits for the first charge.
     const discounted = discount && trialDays === 0 ? discountAmount(discount.coupon, subtotal) : 0;
     const now = this.now();
+    const expiresAt = integer(form.expires_at, 'expires_at');
+    // Stripe takes 30 minutes to 24 hours; the sandbox takes any future time up to 24 hours, so
+    // a test can leave a checkout for seconds.
+    if (expiresAt !== undefined && (expiresAt <= now || expiresAt > now + 24 * 3600))
+      throw invalidParam(
+        'expires_at',
+        'The `expires_at` timestamp must be in the future and at most 24 hours from now.',
+      );
     const id = stripeId('cs_test', 58);
     const session: CheckoutSession = {
       id,
       object: 'checkout.session',
       created: now,
-      expires_at: now + 24 * 3600,
+      expires_at: expiresAt ?? now + (this.options.checkoutExpirySeconds ?? 24 * 3600),
       mode: 'subscription',
       status: 'open',
       payment_status: 'unpaid',
@@ -450,10 +460,33 @@ export class StripeWorld {
   session(id: string): CheckoutSession {
     const session = this.sessions.get(id);
     if (!session) throw noSuchObject('checkout.session', id, 'session');
-    if (session.status === 'open' && session.expires_at <= this.now()) {
-      session.status = 'expired';
-      session.url = null;
-    }
+    if (session.status === 'open' && session.expires_at <= this.now()) this.expire(session);
+    return session;
+  }
+
+  private expire(session: CheckoutSession): void {
+    session.status = 'expired';
+    session.url = null;
+    this.emit('checkout.session.expired', session);
+  }
+
+  /** Open sessions past their `expires_at` expire, each with its event (the sandbox's timer). */
+  expireDueSessions(): void {
+    const now = this.now();
+    for (const session of this.sessions.values())
+      if (session.status === 'open' && session.expires_at <= now) this.expire(session);
+  }
+
+  /** `POST /v1/checkout/sessions/:id/expire`: an open session is closed now. */
+  expireSession(id: string): CheckoutSession {
+    const session = this.session(id);
+    if (session.status !== 'open')
+      throw new StripeError(
+        400,
+        'invalid_request_error',
+        `Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${session.status}".`,
+      );
+    this.expire(session);
     return session;
   }
 
