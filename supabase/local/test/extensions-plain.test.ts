@@ -49,6 +49,7 @@ describe('the stand-ins as plain SQL', () => {
         { jobname: 'domain-purchase', schedule: '5 seconds' },
         { jobname: 'domain-verify', schedule: '5 seconds' },
         { jobname: 'overage-report', schedule: '5 seconds' },
+        { jobname: 'paddle-downgrades', schedule: '* * * * *' },
         { jobname: 'usage-periods-roll', schedule: '* * * * *' },
         { jobname: 'webhook-deliver', schedule: '1 seconds' },
         { jobname: 'webhook-flush-clicks', schedule: '10 seconds' },
