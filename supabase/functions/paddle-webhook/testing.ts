@@ -29,10 +29,13 @@ async function hmacHex(secret: string, text: string): Promise<string> {
 export function paddleReplay(env: StackEnv) {
   const webhook = createPaddleWebhookHandler();
 
-  async function deliver(event: unknown) {
+  /** Signed with the stack's secret now, unless a test forges or backdates it. */
+  async function deliver(
+    event: unknown,
+    { secret = env.PADDLE_WEBHOOK_SECRET!, at = Math.floor(Date.now() / 1000) } = {},
+  ) {
     const body = JSON.stringify(event);
-    const at = Math.floor(Date.now() / 1000);
-    const signature = `ts=${at};h1=${await hmacHex(env.PADDLE_WEBHOOK_SECRET!, `${at}:${body}`)}`;
+    const signature = `ts=${at};h1=${await hmacHex(secret, `${at}:${body}`)}`;
     const response = await webhook(
       new Request('http://localhost/paddle-webhook', {
         method: 'POST',
