@@ -125,6 +125,7 @@ export function createDomainPurchaseHandler(deps: DomainPurchaseDeps) {
           dns: deps.dns(),
           verifier: deps.verifier(),
           billing: deps.billing,
+          overlay: deps.overlay ?? overlayBillingFromEnv,
           mail: deps.mail,
         }),
       );

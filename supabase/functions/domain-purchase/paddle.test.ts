@@ -271,6 +271,43 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
       assert.equal(await names('renewal_failed'), true);
       assert.deepEqual(await renewals(), [48, 50]);
     });
+
+    await t.step(
+      'the registrar refusing every name cancels the order and its Paddle subscription',
+      async () => {
+        const other = `pdl${crypto.randomUUID().slice(0, 8)}.com`;
+        await sql()`
+          insert into public.cart_items (cart_id, domain, years)
+          select id, ${other}, 1 from public.shopping_carts where user_id = ${userId}`;
+        await control.failNext({ operation: 'register', domainName: other, error: 'unavailable' });
+        const answer = await call(auth, 'POST', '/checkout', { billing_type: 2 });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        await payInOverlay(answer.body.checkout.transaction_id, email);
+        const refusedOrder: string = answer.body.order_id;
+        await until(async () => {
+          await work();
+          const [order] = await sql()<{ status: number }[]>`
+            select status from public.orders where id = ${refusedOrder}`;
+          return order!.status === 49 ? true : null;
+        });
+        const [row] = await sql()<{ status: string; subscription: string }[]>`
+          select status, billing_subscription_id as subscription from public.purchased_domains
+          where order_id = ${refusedOrder}`;
+        assert.equal(row!.status, 'failed');
+        // Cancelled at Paddle at once, and stored as Paddle answered (the webhook agrees later).
+        await until(async () =>
+          (await paddle.retrieveSubscription(row!.subscription)).status === 'canceled'
+            ? true
+            : null,
+        );
+        await until(async () => {
+          const [stored] = await sql()<{ billing_status: string; ends_at: Date | null }[]>`
+            select billing_status, ends_at from public.subscriptions
+            where billing_type = 2 and billing_id = ${row!.subscription}`;
+          return stored?.billing_status === 'canceled' && stored.ends_at ? true : null;
+        });
+      },
+    );
   } finally {
     await closeSql();
   }
