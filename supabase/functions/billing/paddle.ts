@@ -31,7 +31,8 @@ export interface PaddleCheckoutInput {
 }
 
 /** The spec's payment flow kinds that go through /paddle/payment. */
-export type PaddleFlow = 'subscription-purchase' | 'invoice-payment' | 'payment-method-update';
+export type PaddleFlow =
+  'subscription-purchase' | 'invoice-payment' | 'payment-method-update' | 'domain-purchase';
 
 /**
  * Our /paddle/payment link for a transaction: the flow says where the page goes when the overlay

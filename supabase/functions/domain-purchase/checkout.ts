@@ -26,7 +26,7 @@ export interface CheckoutInput {
   origin: string;
 }
 
-interface Line {
+export interface Line {
   domain: string;
   years: number;
   yearly_amount: string;
@@ -35,7 +35,7 @@ interface Line {
   currency: string;
 }
 
-const invalid = (field: string, message: string, code = 'validation_failed') =>
+export const invalid = (field: string, message: string, code = 'validation_failed') =>
   new HttpError(422, message, code, { [field]: [message] });
 
 export function readCheckoutBody(body: Record<string, unknown>): {
@@ -52,7 +52,10 @@ export function readCheckoutBody(body: Record<string, unknown>): {
 }
 
 /** Every cart name must still be free at the registrar; else a 422 naming them. */
-async function confirmAvailable(registrar: PurchaseRegistrar, names: string[]): Promise<void> {
+export async function confirmAvailable(
+  registrar: PurchaseRegistrar,
+  names: string[],
+): Promise<void> {
   let answers;
   try {
     answers = await registrar.checkAvailability(names);

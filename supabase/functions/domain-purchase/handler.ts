@@ -12,6 +12,8 @@
  * trigger; public.shopping_cart() for the totals).
  */
 import { type BillingDocuments, billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { callerOf } from '../_shared/caller.ts';
@@ -24,6 +26,7 @@ import { type VerifierConfig, verifierConfigFromEnv } from '../domain-verify/dns
 import { dnsProviderFromEnv } from '../kiosk-dns/env.ts';
 import type { DnsProvider } from '../kiosk-dns/provider.ts';
 import { readCheckoutBody, startCheckout } from './checkout.ts';
+import { startPaddleCheckout } from './paddle-checkout.ts';
 import type { PurchaseRegistrar } from './registrar-port.ts';
 import { searchDomains } from './search.ts';
 import { processDomainWork } from './worker.ts';
@@ -33,6 +36,8 @@ export interface DomainPurchaseDeps {
   registrar: () => PurchaseRegistrar;
   billing: () => CardBilling;
   documents: () => BillingDocuments;
+  /** Billing type 2 (Paddle); the env's by default. */
+  overlay?: () => OverlayBilling;
   dns: () => DnsProvider;
   verifier: () => VerifierConfig;
   mail: () => MailSender;
@@ -100,14 +105,16 @@ export function createDomainPurchaseHandler(deps: DomainPurchaseDeps) {
       const db = deps.db();
       const [user] = await db<{ email: string | null }[]>`
         select email::text from auth.users where id = ${userId}`;
+      const input = { userId, email: user?.email ?? null, billingType, source, origin };
       return json(
-        await startCheckout(db, deps.billing, deps.registrar(), {
-          userId,
-          email: user?.email ?? null,
-          billingType,
-          source,
-          origin,
-        }),
+        billingType === 2
+          ? await startPaddleCheckout(
+              db,
+              deps.overlay ?? overlayBillingFromEnv,
+              deps.registrar(),
+              input,
+            )
+          : await startCheckout(db, deps.billing, deps.registrar(), input),
       );
     }
     if (path === '/process' && method === 'POST') {
@@ -122,6 +129,7 @@ export function createDomainPurchaseHandler(deps: DomainPurchaseDeps) {
           verifier: deps.verifier(),
           billing: deps.billing,
           documents: deps.documents,
+          overlay: deps.overlay ?? overlayBillingFromEnv,
           mail: deps.mail,
         }),
       );

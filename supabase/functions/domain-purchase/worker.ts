@@ -19,11 +19,13 @@
  * The registrar being unreachable leaves the row for a later run.
  */
 import type { BillingDocuments } from '../_shared/billing/documents.ts';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import type { MailSender } from '../_shared/mail/sender.ts';
 import type { Sql } from '../_shared/sql.ts';
 import { verificationRecordName } from '../../../shared/src/domain-verification.ts';
 import { checkDomain, type Lookup, type VerifierConfig } from '../domain-verify/dns.ts';
+import { changePaddleSubscription } from '../billing/paddle.ts';
 import type { DnsProvider, DnsZone } from '../kiosk-dns/provider.ts';
 import { type PurchaseRegistrar, registrarCode } from './registrar-port.ts';
 
@@ -34,6 +36,8 @@ export interface WorkerDeps {
   verifier: VerifierConfig;
   billing: () => CardBilling;
   documents: () => BillingDocuments;
+  /** Billing type 2, whose orders' subscriptions are Paddle's. */
+  overlay: () => OverlayBilling;
   mail: () => MailSender;
   lookup?: Lookup;
 }
@@ -229,11 +233,18 @@ async function lowerRenewal(work: Work, deps: WorkerDeps): Promise<void> {
 
 /** An order whose names all failed is cancelled: its subscription must not renew anything. */
 async function cancelIfNothingLeft(work: Work, deps: WorkerDeps): Promise<void> {
-  const [order] = await deps.db<{ status: number }[]>`
-    select status from public.orders where id = ${work.order_id}`;
+  const [order] = await deps.db<{ status: number; billing_type: number }[]>`
+    select status, billing_type from public.orders where id = ${work.order_id}`;
   if (order?.status !== 49 || !work.billing_subscription_id) return;
   try {
-    await deps.billing().cancelNow(work.billing_subscription_id);
+    if (order.billing_type === 2)
+      await changePaddleSubscription(
+        deps.db,
+        deps.overlay(),
+        work.billing_subscription_id,
+        'cancel-now',
+      );
+    else await deps.billing().cancelNow(work.billing_subscription_id);
   } catch (error) {
     console.error(`domain-purchase: cancel ${work.billing_subscription_id}`, error);
   }

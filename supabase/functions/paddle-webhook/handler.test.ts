@@ -3,7 +3,8 @@ import { createClient } from '@supabase/supabase-js';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv } from '../_shared/testing.ts';
-import { createPaddleWebhookHandler, PROVIDER } from './handler.ts';
+import { PROVIDER } from './handler.ts';
+import { type PaddleNotification, paddleReplay } from './testing.ts';
 
 /**
  * The handler called directly with notifications the stack's Paddle sandbox produced for a real
@@ -12,75 +13,11 @@ import { createPaddleWebhookHandler, PROVIDER } from './handler.ts';
  * of deliveries, in any order, have one effect.
  */
 const env = useStackAsRuntimeEnv();
-const webhook = createPaddleWebhookHandler();
 const billing = overlayBillingFromEnv();
 const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
   auth: { persistSession: false, autoRefreshToken: false },
 });
-
-interface Notification {
-  event_id: string;
-  event_type: string;
-  occurred_at: string;
-  notification_id: string;
-  data: { id: string; [key: string]: unknown };
-}
-
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-async function deliver(
-  event: unknown,
-  { secret = env.PADDLE_WEBHOOK_SECRET!, at = Math.floor(Date.now() / 1000) } = {},
-) {
-  const body = JSON.stringify(event);
-  const signature = `ts=${at};h1=${await hmacHex(secret, `${at}:${body}`)}`;
-  const response = await webhook(
-    new Request('http://localhost/paddle-webhook', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'paddle-signature': signature },
-      body,
-    }),
-  );
-  return {
-    status: response.status,
-    body: (await response.json()) as { result?: string; code?: string },
-  };
-}
-
-/** Every notification the sandbox has made, oldest first (GET /events, page by page). */
-async function allEvents(): Promise<Notification[]> {
-  const events: Notification[] = [];
-  let after = '';
-  for (;;) {
-    const response = await fetch(
-      `${env.PADDLE_API_BASE}/events?per_page=200${after ? `&after=${after}` : ''}`,
-      { headers: { authorization: `Bearer ${env.PADDLE_API_KEY}` } },
-    );
-    const page = (await response.json()) as {
-      data: Notification[];
-      meta: { pagination: { has_more: boolean } };
-    };
-    events.push(...page.data);
-    if (!page.meta.pagination.has_more || page.data.length === 0) return events;
-    after = page.data.at(-1)!.event_id;
-  }
-}
-
-async function eventsAbout(ids: string[]): Promise<Notification[]> {
-  return (await allEvents()).filter((event) =>
-    ids.some((id) => JSON.stringify(event.data).includes(id)),
-  );
-}
+const { deliver, eventsAbout } = paddleReplay(env);
 
 /** A user who bought a plan of their own through the sandbox's overlay checkout with 4242…. */
 async function subscribedUser() {
@@ -279,7 +216,7 @@ Deno.test('paddle-webhook', async (t) => {
         create trigger ${trigger} before update on public.subscriptions for each row
           when (new.account_id = '${user.account}' and new.billing_status = 'canceled')
           execute function public.${trigger}();`);
-      let canceled: Notification | undefined;
+      let canceled: PaddleNotification | undefined;
       try {
         await billing.cancel(user.subscription, 'immediately');
         canceled = (await eventsAbout([user.subscription])).find(

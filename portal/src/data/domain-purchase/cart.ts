@@ -141,7 +141,8 @@ export interface DomainCheckout {
 export function useDomainCheckoutMutation() {
   const supabase = useSupabase();
   return useMutation({
-    mutationFn: async (input: { purchase_source?: string }) => {
+    /** billing_type: 1 (Stripe's page, the default) or 2 (Paddle's overlay at /paddle/payment). */
+    mutationFn: async (input: { purchase_source?: string; billing_type?: 1 | 2 }) => {
       const { data, error } = await supabase.functions.invoke<DomainCheckout>(
         'domain-purchase/checkout',
         { method: 'POST', body: { billing_type: 1, ...input } },

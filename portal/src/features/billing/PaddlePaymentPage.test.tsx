@@ -132,4 +132,11 @@ describe('where /paddle/payment goes by the payment flow kind', () => {
       '/app/settings/payment-method',
     );
   });
+
+  it('a domain purchase completes on shopping-cart.verify with the transaction as session id', () => {
+    expect(targets('flow=domain-purchase&_ptxn=txn_1')).toEqual({
+      completed: '/app/shopping-cart/success?session_id=txn_1',
+      closed: '/app/shopping-cart',
+    });
+  });
 });

@@ -17,6 +17,8 @@ import {
   useDomainCheckoutMutation,
   useRemoveFromCartMutation,
 } from '../../data/domain-purchase/cart.ts';
+import { useBillingCustomerQuery } from '../../data/billing-documents/billing-customer-query.ts';
+import { useProfileQuery } from '../../data/profile-query.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { paths } from '../../routes/paths.ts';
 import { useAppState } from '../../state/appState.ts';
@@ -36,18 +38,19 @@ export default function CartPage() {
   const years = useCartYearsMutation();
   const remove = useRemoveFromCartMutation();
   const checkout = useDomainCheckoutMutation();
+  // Domains are bought for the personal account, through its preferred provider.
+  const customer = useBillingCustomerQuery(useProfileQuery().data?.personal_account_id);
+  const billingType = customer.data?.billing_type === 2 ? 2 : 1;
   const items = cart.data?.items ?? [];
   const money = (amount: number) => formatMoney(amount, cart.data?.currency, locale);
 
   const pay = () =>
-    checkout.mutate(
-      {},
-      {
-        onSuccess: (answer) => {
-          window.location.assign(answer.checkout.payment_url);
-        },
+    checkout.mutate(billingType === 2 ? { billing_type: 2 } : {}, {
+      onSuccess: (answer) => {
+        // Stripe's page, or our /paddle/payment page that opens Paddle's overlay.
+        window.location.assign(answer.checkout.payment_url);
       },
-    );
+    });
 
   return (
     <Stack gap="lg">
@@ -119,7 +122,8 @@ export default function CartPage() {
             <Text fw={600} data-testid="cart-total">
               Total: {money(cart.data!.total)}
             </Text>
-            <Button onClick={pay} loading={checkout.isPending}>
+            {/* The provider is known before the checkout starts. */}
+            <Button onClick={pay} loading={checkout.isPending || customer.isLoading}>
               Checkout
             </Button>
           </Group>

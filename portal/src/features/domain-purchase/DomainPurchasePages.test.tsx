@@ -70,6 +70,47 @@ describe('domain purchase pages', { timeout: 30_000 }, () => {
     expect(body).toEqual({ billing_type: 1 });
   });
 
+  it('checks out through Paddle (billing type 2) when that is the account’s provider', async () => {
+    const user = userEvent.setup();
+    const paymentUrl = '#/paddle/payment?flow=domain-purchase&_ptxn=txn_01domains';
+    const backend = new TestBackend()
+      .on('POST', '/rest/v1/rpc/shopping_cart', () =>
+        json(
+          cart([
+            {
+              id: 'line-1',
+              domain: 'brand.com',
+              years: 2,
+              yearly_amount: 1299,
+              discount: 0,
+              amount: 2598,
+              currency: 'USD',
+            },
+          ]),
+        ),
+      )
+      .table('billing_customers', [{ billing_type: 2, pm_type: null, pm_last_four: null }])
+      .on('POST', '/functions/v1/domain-purchase/checkout', () =>
+        json({
+          order_id: 'o2',
+          checkout: { billing_type: 2, transaction_id: 'txn_01domains', payment_url: paymentUrl },
+        }),
+      );
+    renderApp({ route: '/app/shopping-cart', world: signedInWorld(), backend });
+    await screen.findByRole('table', { name: 'Cart' }, SLOW);
+    await waitFor(() =>
+      expect(backend.requestsTo('GET', '/rest/v1/billing_customers')).not.toEqual([]),
+    );
+    await user.click(screen.getByRole('button', { name: 'Checkout' }));
+    await waitFor(() =>
+      expect(backend.requestsTo('POST', '/functions/v1/domain-purchase/checkout')).toHaveLength(1),
+    );
+    expect(
+      await backend.requestsTo('POST', '/functions/v1/domain-purchase/checkout')[0]!.json(),
+    ).toEqual({ billing_type: 2 });
+    await waitFor(() => expect(window.location.hash).toBe(paymentUrl));
+  });
+
   it('searches a name and shows each extension’s status and price', async () => {
     const backend = new TestBackend()
       .on('POST', '/rest/v1/rpc/shopping_cart', () => json(cart([])))

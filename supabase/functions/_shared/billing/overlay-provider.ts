@@ -28,6 +28,8 @@ export interface OverlayCheckoutRequest {
   customData: Record<string, string>;
   /** A Paddle discount (see ensureDiscount) taken off this first transaction. */
   discountId?: string | null;
+  /** Non-recurring items billed with this first transaction only (minor units each). */
+  oneTimeItems?: { name: string; unitAmount: number }[];
 }
 
 export interface OneTimeCharge {

@@ -67,7 +67,21 @@ export function createPaddleBilling(
         customData: input.customData,
         checkout: { url: input.checkoutUrl },
         ...(input.discountId ? { discountId: input.discountId } : {}),
-        items: [{ quantity: 1, price: planPrice(input, input.trialDays) }],
+        items: [
+          { quantity: 1, price: planPrice(input, input.trialDays) },
+          ...(input.oneTimeItems ?? []).map((item) => ({
+            quantity: 1,
+            price: {
+              description: item.name,
+              name: item.name,
+              unitPrice: {
+                amount: String(item.unitAmount),
+                currencyCode: input.currency as CurrencyCode,
+              },
+              product: { name: item.name, taxCategory: 'standard' as const },
+            },
+          })),
+        ],
       }),
     retrieveTransaction: (id) => paddle.transactions.get(id),
     retrieveSubscription: (id) => paddle.subscriptions.get(id),

@@ -1,0 +1,316 @@
+import assert from 'node:assert/strict';
+import { createClient } from '@supabase/supabase-js';
+import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
+import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
+import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
+import { mailpitSender } from '../_shared/mail/sender.ts';
+import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
+import { closeSql, sql } from '../_shared/sql.ts';
+import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
+import { paddleReplay } from '../paddle-webhook/testing.ts';
+import { registrarSandbox } from '../../tests/support/registrar.ts';
+import { createDomainPurchaseHandler } from './handler.ts';
+import { dnsSandboxEnvOf } from './testing.ts';
+
+/**
+ * Billing type 2: the cart paid through Paddle's overlay checkout, against the running stack
+ * (its database, Paddle sandbox, whose notifications reach the stack's paddle-webhook function,
+ * registrar, DNS sandbox and mail catcher). The stack's cron job wakes the deployed worker too,
+ * so the steps wait for states rather than for their own calls.
+ */
+const env = useStackAsRuntimeEnv();
+const dnsEnv = dnsSandboxEnvOf(env);
+const paddle = overlayBillingFromEnv();
+const replay = paddleReplay(env);
+const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
+  auth: { persistSession: false, autoRefreshToken: false },
+});
+const control = registrarSandbox({
+  REGISTRAR_API_URL: env.REGISTRAR_API_URL!,
+  REGISTRAR_USERNAME: env.REGISTRAR_USERNAME!,
+  REGISTRAR_TOKEN: env.REGISTRAR_TOKEN!,
+});
+const purchase = createDomainPurchaseHandler({
+  db: sql,
+  registrar: () => registrarFromEnv(),
+  billing: cardBillingFromEnv,
+  documents: billingDocumentsFromEnv,
+  overlay: () => paddle,
+  dns: () =>
+    new SandboxDnsProvider({ url: dnsEnv.DNS_SANDBOX_API, key: env.SUPABASE_SERVICE_ROLE_KEY }),
+  verifier: () => dnsEnv.verifier,
+  mail: () => mailpitSender(env.MAILBOX_URL!, 'Shortlane <noreply@shortlane.test>'),
+  returnOrigins: () => 'http://localhost:*',
+  serviceRoleKey: () => env.SUPABASE_SERVICE_ROLE_KEY,
+});
+
+async function call(authorization: string, method: string, path: string, body?: unknown) {
+  const response = await purchase(
+    new Request(`http://localhost/domain-purchase${path}`, {
+      method,
+      headers: {
+        authorization,
+        origin: 'http://localhost:45173',
+        'content-type': 'application/json',
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  // deno-lint-ignore no-explicit-any -- each step reads its own answer's shape
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+}
+
+const work = () => call(`Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`, 'POST', '/process');
+
+async function until<T>(read: () => Promise<T | null | undefined>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== null && value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** Pays a transaction in the sandbox's overlay checkout frame, as Paddle.js posts it. */
+async function payInOverlay(transactionId: string, email: string) {
+  const paid = await fetch(`${env.PADDLE_API_BASE}/checkout/${transactionId}/pay`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      token: env.PADDLE_CLIENT_TOKEN!,
+      parent_origin: 'http://localhost:45173',
+      email,
+      country: 'US',
+      postcode: '10001',
+      cardNumber: '4242 4242 4242 4242',
+      cardholder: 'Test Buyer',
+      expiry: '12/34',
+      cvc: '123',
+    }),
+  });
+  assert.match(await paid.text(), /checkout\.completed/);
+}
+
+Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
+  try {
+    const email = `paddle-buyer-${crypto.randomUUID().slice(0, 8)}@functions.test`;
+    const { data, error } = await admin.auth.admin.createUser({
+      email,
+      password: `Pw-${crypto.randomUUID()}`,
+      email_confirm: true,
+    });
+    if (error) throw error;
+    const userId = data.user.id;
+    const auth = await userAuthorization(env, userId);
+    const name = `pdl${crypto.randomUUID().slice(0, 8)}.io`;
+    await sql()`
+      with cart as (
+        insert into public.shopping_carts (user_id) values (${userId})
+        on conflict (user_id) do update set user_id = excluded.user_id returning id)
+      insert into public.cart_items (cart_id, domain, years) select id, ${name}, 2 from cart`;
+
+    let orderId = '';
+    let transactionId = '';
+    await t.step('checkout: an order (16) and a Paddle transaction for the overlay', async () => {
+      const answer = await call(auth, 'POST', '/checkout', { billing_type: 2 });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      orderId = answer.body.order_id;
+      transactionId = answer.body.checkout.transaction_id;
+      assert.equal(answer.body.checkout.billing_type, 2);
+      assert.equal(
+        answer.body.checkout.payment_url,
+        `http://localhost:45173/paddle/payment?flow=domain-purchase&_ptxn=${transactionId}`,
+      );
+      assert.equal(
+        answer.body.checkout.success_url,
+        'http://localhost:45173/app/shopping-cart/success?session_id={CHECKOUT_SESSION_ID}',
+      );
+      assert.ok(answer.body.checkout.customer.auth_token);
+      const [order] = await sql()<{ status: number; amount: string; billing_id: string }[]>`
+        select status, amount::text, billing_id from public.orders where id = ${orderId}`;
+      assert.deepEqual(order, { status: 16, amount: '8998', billing_id: transactionId });
+      // .io at 44.99 a year: the yearly item, and the second year once.
+      const transaction = await paddle.retrieveTransaction(transactionId);
+      assert.deepEqual(
+        transaction.items.map((item) => [
+          item.price?.unitPrice.amount,
+          item.price?.billingCycle?.interval ?? null,
+        ]),
+        [
+          ['4499', 'year'],
+          ['4499', null],
+        ],
+      );
+      assert.equal(transaction.details?.totals?.grandTotal, '8998');
+    });
+
+    await t.step('paid: processing, then registered and verified; cart emptied', async () => {
+      await payInOverlay(transactionId, email);
+      await until(async () => {
+        await work();
+        const [order] = await sql()<{ status: number }[]>`
+          select status from public.orders where id = ${orderId}`;
+        return order!.status === 48 ? true : null;
+      });
+      const [domain] = await sql()<{ verification_status: string }[]>`
+        select verification_status from public.domains where domain = ${name}`;
+      assert.equal(domain!.verification_status, 'verified');
+      const held = await control.domain(name);
+      const years = (Date.parse(held!.expireDate) - Date.now()) / (365 * 86_400_000);
+      assert.ok(years > 1.9 && years < 2.1, `registered for two years (${held!.expireDate})`);
+      const [cart] = await sql()<{ count: number }[]>`
+        select count(*)::int from public.cart_items i
+        join public.shopping_carts c on c.id = i.cart_id where c.user_id = ${userId}`;
+      assert.equal(cart!.count, 0);
+      const [subscription] = await sql()<
+        { type: string; hidden: boolean; amount: string; billing_type: number }[]
+      >`
+        select s.type, s.hidden, s.amount::text, s.billing_type from public.subscriptions s
+        join public.purchased_domains d on d.billing_subscription_id = s.billing_id
+        where d.order_id = ${orderId}`;
+      assert.deepEqual(subscription, {
+        type: 'shopping-cart',
+        hidden: true,
+        amount: '4499',
+        billing_type: 2,
+      });
+    });
+
+    const [bought] = await sql()<{ subscription_id: string }[]>`
+      select billing_subscription_id as subscription_id from public.purchased_domains
+      where order_id = ${orderId}`;
+    const subscriptionId = bought!.subscription_id;
+    const effects = async () => {
+      const [row] = await sql()<Record<string, unknown>[]>`
+        select
+          (select status from public.orders where id = ${orderId}) as order_status,
+          (select string_agg(status, ',') from public.purchased_domains
+            where order_id = ${orderId}) as names,
+          (select count(*)::int from public.subscriptions
+            where billing_type = 2 and billing_id = ${subscriptionId}) as subscriptions,
+          (select string_agg(billing_status, ',') from public.subscriptions
+            where billing_type = 2 and billing_id = ${subscriptionId}) as subscription_status,
+          (select string_agg(status || ':' || coalesce(order_id::text, '-'), ',')
+            from public.invoices where billing_type = 2 and billing_id = ${transactionId})
+            as invoices,
+          (select count(*)::int from public.orders o join public.profiles p
+            on p.personal_account_id = o.account_id where p.id = ${userId}) as orders`;
+      return row!;
+    };
+
+    await t.step('replayed 5 times, newest first and as new events, one effect', async () => {
+      const before = await effects();
+      assert.deepEqual(before, {
+        order_status: 48,
+        names: 'registered',
+        subscriptions: 1,
+        subscription_status: 'active',
+        invoices: `paid:${orderId}`,
+        orders: 1,
+      });
+      const events = await replay.eventsAbout([transactionId, subscriptionId]);
+      const types = events.map((event) => event.event_type);
+      for (const type of ['transaction.paid', 'transaction.completed', 'subscription.created'])
+        assert.ok(types.includes(type), `${type} in ${types.join(', ')}`);
+      for (let round = 0; round < 5; round++)
+        for (const event of [...events].reverse()) {
+          // The same event again (a duplicate), and as another event id (the appliers' guard).
+          assert.equal((await replay.deliver(event)).status, 200);
+          const again = { ...event, event_id: `${event.event_id}_replay${round}` };
+          assert.equal((await replay.deliver(again)).status, 200);
+        }
+      assert.deepEqual(await effects(), before);
+    });
+
+    const renew = async (outcome?: 'failed') => {
+      const answer = await fetch(
+        `${env.PADDLE_API_BASE}/_sandbox/subscriptions/${subscriptionId}/renew`,
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${env.PADDLE_API_KEY}` },
+          body: JSON.stringify(outcome ? { outcome } : {}),
+        },
+      );
+      assert.equal(answer.status, 200, await answer.text());
+    };
+    const names = async (status: string) =>
+      (
+        await sql()<{ status: string }[]>`
+          select status from public.purchased_domains where order_id = ${orderId}`
+      )[0]?.status === status
+        ? true
+        : null;
+    const renewals = async () =>
+      (
+        await sql()<{ status: number }[]>`
+          select o.status from public.orders o join public.profiles p
+            on p.personal_account_id = o.account_id
+          where p.id = ${userId} and o.purchase_source = 'domain-renewal' and o.billing_type = 2
+          order by o.created_at`
+      ).map((row) => row.status);
+
+    await t.step('a paid renewal transaction renews the name at the registrar', async () => {
+      const before = (await control.domain(name))!.expireDate;
+      await renew();
+      await until(async () => {
+        await work();
+        return (await control.domain(name))!.expireDate !== before ? names('registered') : null;
+      });
+      assert.deepEqual(await renewals(), [48]);
+    });
+
+    await t.step('a past-due renewal: renewal_failed, and the owner is told', async () => {
+      await renew('failed');
+      await until(async () => {
+        await work();
+        const [row] = await sql()<{ count: number }[]>`
+          select count(*)::int from public.notifications
+          where user_id = ${userId} and type = 'domain.renewal_failed'`;
+        return row!.count === 1 ? true : null;
+      });
+      assert.equal(await names('renewal_failed'), true);
+      assert.deepEqual(await renewals(), [48, 50]);
+    });
+
+    await t.step(
+      'the registrar refusing every name cancels the order and its Paddle subscription',
+      async () => {
+        const other = `pdl${crypto.randomUUID().slice(0, 8)}.com`;
+        await sql()`
+          insert into public.cart_items (cart_id, domain, years)
+          select id, ${other}, 1 from public.shopping_carts where user_id = ${userId}`;
+        await control.failNext({ operation: 'register', domainName: other, error: 'unavailable' });
+        const answer = await call(auth, 'POST', '/checkout', { billing_type: 2 });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        await payInOverlay(answer.body.checkout.transaction_id, email);
+        const refusedOrder: string = answer.body.order_id;
+        await until(async () => {
+          await work();
+          const [order] = await sql()<{ status: number }[]>`
+            select status from public.orders where id = ${refusedOrder}`;
+          return order!.status === 49 ? true : null;
+        });
+        const [row] = await sql()<{ status: string; subscription: string }[]>`
+          select status, billing_subscription_id as subscription from public.purchased_domains
+          where order_id = ${refusedOrder}`;
+        assert.equal(row!.status, 'failed');
+        // Cancelled at Paddle at once, and stored as Paddle answered (the webhook agrees later).
+        await until(async () =>
+          (await paddle.retrieveSubscription(row!.subscription)).status === 'canceled'
+            ? true
+            : null,
+        );
+        await until(async () => {
+          const [stored] = await sql()<{ billing_status: string; ends_at: Date | null }[]>`
+            select billing_status, ends_at from public.subscriptions
+            where billing_type = 2 and billing_id = ${row!.subscription}`;
+          return stored?.billing_status === 'canceled' && stored.ends_at ? true : null;
+        });
+      },
+    );
+  } finally {
+    await closeSql();
+  }
+});

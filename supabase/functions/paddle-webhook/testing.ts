@@ -1,0 +1,73 @@
+import type { StackEnv } from '../_shared/testing.ts';
+import { createPaddleWebhookHandler } from './handler.ts';
+
+/** A notification as the stack's Paddle sandbox made and sent it. */
+export interface PaddleNotification {
+  event_id: string;
+  event_type: string;
+  occurred_at: string;
+  notification_id: string;
+  data: { id: string; [key: string]: unknown };
+}
+
+async function hmacHex(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The paddle-webhook handler called directly, and the sandbox's notifications to replay through
+ * it signed as Paddle signs them (`ts=…;h1=…` over `ts:body`).
+ */
+export function paddleReplay(env: StackEnv) {
+  const webhook = createPaddleWebhookHandler();
+
+  /** Signed with the stack's secret now, unless a test forges or backdates it. */
+  async function deliver(
+    event: unknown,
+    { secret = env.PADDLE_WEBHOOK_SECRET!, at = Math.floor(Date.now() / 1000) } = {},
+  ) {
+    const body = JSON.stringify(event);
+    const signature = `ts=${at};h1=${await hmacHex(secret, `${at}:${body}`)}`;
+    const response = await webhook(
+      new Request('http://localhost/paddle-webhook', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'paddle-signature': signature },
+        body,
+      }),
+    );
+    return {
+      status: response.status,
+      body: (await response.json()) as { result?: string; code?: string },
+    };
+  }
+
+  /** Every notification the sandbox made about one of these ids, oldest first. */
+  async function eventsAbout(ids: string[]): Promise<PaddleNotification[]> {
+    const events: PaddleNotification[] = [];
+    let after = '';
+    for (;;) {
+      const response = await fetch(
+        `${env.PADDLE_API_BASE}/events?per_page=200${after ? `&after=${after}` : ''}`,
+        { headers: { authorization: `Bearer ${env.PADDLE_API_KEY}` } },
+      );
+      const page = (await response.json()) as {
+        data: PaddleNotification[];
+        meta: { pagination: { has_more: boolean } };
+      };
+      events.push(...page.data);
+      if (!page.meta.pagination.has_more || page.data.length === 0) break;
+      after = page.data.at(-1)!.event_id;
+    }
+    return events.filter((event) => ids.some((id) => JSON.stringify(event.data).includes(id)));
+  }
+
+  return { deliver, eventsAbout };
+}
