@@ -5,10 +5,17 @@
  */
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 
 // Lazy pages and chained queries take more than the default second on a busy machine.
 configure({ asyncUtilTimeout: 4_000 });
+
+// The shell's promotion modals (the free-trial offer, the sale) would cover whatever a test looks
+// at, so they start closed, as in the e2e specs; Promotions.test.tsx clears storage to see them.
+beforeEach(() => {
+  window.localStorage.setItem('trialPromotionClosedAt', new Date().toISOString());
+  window.localStorage.setItem('salePromotionClosed', 'true');
+});
 
 afterEach(() => {
   cleanup();

@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TestBackend } from '../../test/backend.ts';
 import { render } from '../../test/render.tsx';
 import { createTestServices } from '../../test/services.ts';
@@ -51,7 +51,8 @@ const trialEndingIn = (ms: number) =>
     ],
   });
 
-afterEach(() => {
+// The ui set-up starts every test with the promotions closed; these tests show them.
+beforeEach(() => {
   localStorage.clear();
   sessionStorage.clear();
 });
