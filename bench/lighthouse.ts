@@ -14,7 +14,14 @@
  * what made each median score: every metric's value, score and weight, the LCP element and its
  * phases, the longest critical request chain, render-blocking resources, unused JavaScript and
  * main-thread work. `--save DIR` writes each median run's full report (JSON) there.
+ *
+ * `--baseline REF` builds the portal as of a git revision too (say `--baseline HEAD~3`) and
+ * audits both builds side by side, each page's runs alternating between them, so a busy
+ * machine skews both alike: compare the two rows of a page, not a row with another day's.
+ * Every audited build gets a line per page with the figures behind the performance score
+ * (TBT, LCP, FCP, script evaluation and all main-thread work) and the load average.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +56,7 @@ function option(name: string): string | undefined {
 const runs = Number(option('runs') ?? 1);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number ≥ 1.');
 const saveDir = option('save');
+const baselineRef = option('baseline');
 
 function log(message: string) {
   console.error(`[bench:lighthouse] ${message}`);
@@ -87,6 +95,32 @@ interface Audit {
   metrics: string;
   /** What made the performance score: the metrics' weights and Lighthouse's diagnostics. */
   breakdown: string[];
+  /** The median run's figures, in ms: the ones to compare between builds. */
+  figures: Figures;
+}
+
+interface Figures {
+  tbt: number;
+  lcp: number;
+  fcp: number;
+  /** Script evaluation on the main thread (Lighthouse's main-thread breakdown). */
+  scripting: number;
+  /** All main-thread work. */
+  mainThread: number;
+}
+
+function figuresOf(lhr: LH.Result): Figures {
+  const value = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? 0);
+  const scripting = tableItems(lhr, 'mainthread-work-breakdown').find(
+    (item) => item.group === 'scriptEvaluation',
+  );
+  return {
+    tbt: value('total-blocking-time'),
+    lcp: value('largest-contentful-paint'),
+    fcp: value('first-contentful-paint'),
+    scripting: Math.round(Number(scripting?.duration ?? 0)),
+    mainThread: value('mainthread-work-breakdown'),
+  };
 }
 
 const METRICS = [
@@ -97,22 +131,26 @@ const METRICS = [
   ['speed-index', 'SI'],
 ] as const;
 
-/** One Lighthouse run of a page, signed in when a session is given. */
+/**
+ * One Lighthouse run of a page, signed in when the session has a value, as a guest when not:
+ * runs alternate between pages, and Lighthouse's storage reset leaves local storage as it is,
+ * so a guest's run takes the stored session out first.
+ */
 async function runLighthouse(
   browser: Browser,
   port: number,
   url: string,
-  session: { key: string; value: string } | null,
+  session: { key: string; value: string | null },
 ): Promise<LH.Result> {
   const page = await browser.newPage();
-  if (session) {
-    // The portal reads its session from local storage on load, as after a real sign-in.
-    await page.goto(new URL('/app/terms', url).href);
-    // A string, not a function: this file is type-checked without the DOM's types.
-    await page.evaluate(
-      `window.localStorage.setItem(${JSON.stringify(session.key)}, ${JSON.stringify(session.value)})`,
-    );
-  }
+  // The portal reads its session from local storage on load, as after a real sign-in.
+  await page.goto(new URL('/app/terms', url).href);
+  // A string, not a function: this file is type-checked without the DOM's types.
+  await page.evaluate(
+    session.value == null
+      ? `window.localStorage.removeItem(${JSON.stringify(session.key)})`
+      : `window.localStorage.setItem(${JSON.stringify(session.key)}, ${JSON.stringify(session.value)})`,
+  );
   const result = await lighthouse(
     url,
     {
@@ -120,7 +158,7 @@ async function runLighthouse(
       output: 'json',
       logLevel: 'error',
       onlyCategories: CATEGORIES,
-      disableStorageReset: session != null,
+      disableStorageReset: session.value != null,
     },
     desktop ? desktopConfig : undefined,
     page,
@@ -242,19 +280,44 @@ function performanceBreakdown(lhr: LH.Result): string[] {
   return lines;
 }
 
-/** Audits a page `runs` times and describes Lighthouse's median run. */
-async function audit(
-  browser: Browser,
-  port: number,
-  name: string,
-  url: string,
-  session: { key: string; value: string } | null,
-): Promise<Audit> {
-  const results: Array<{ lhr: LH.Result; load: number }> = [];
+interface Run {
+  lhr: LH.Result;
+  /** The load average (1 min) just after the run. */
+  load: number;
+}
+
+/** One page of one build: its name as printed and its address. */
+interface Target {
+  page: string;
+  build: string;
+  url: string;
+  session: { key: string; value: string | null };
+}
+
+/**
+ * Audits every target `runs` times: round by round, every target once per round, the order of a
+ * page's builds swapped every other round, so the load of the moment falls on each alike.
+ */
+async function auditAll(browser: Browser, port: number, targets: Target[]): Promise<Run[][]> {
+  const results: Run[][] = targets.map(() => []);
+  const pages = [...new Set(targets.map((target) => target.page))];
   for (let run = 0; run < runs; run += 1) {
-    const lhr = await runLighthouse(browser, port, url, session);
-    results.push({ lhr, load: os.loadavg()[0]! });
+    for (const page of pages) {
+      const builds = targets.flatMap((target, index) => (target.page === page ? [index] : []));
+      if (run % 2 === 1) builds.reverse();
+      for (const index of builds) {
+        const target = targets[index]!;
+        const lhr = await runLighthouse(browser, port, target.url, target.session);
+        results[index]!.push({ lhr, load: os.loadavg()[0]! });
+      }
+    }
   }
+  return results;
+}
+
+/** Describes Lighthouse's median run of a target's runs. */
+function describe(target: Target, results: Run[]): Audit {
+  const name = baselineRef ? `${target.page} [${target.build}]` : target.page;
   // median-run.d.ts names the global LH namespace, which this project lacks: its types say any.
   const lhr: LH.Result = computeMedianRun(results.map((result) => result.lhr));
   const medianRun = results.findIndex((result) => result.lhr === lhr);
@@ -301,7 +364,52 @@ async function audit(
     finalPath,
     metrics,
     breakdown: performanceBreakdown(lhr),
+    figures: figuresOf(lhr),
   };
+}
+
+/**
+ * The portal and shared sources (and the tsconfig they extend) as of `ref`, extracted under .local (inside the repository, so
+ * they resolve this checkout's node_modules; the portal's own node_modules linked in).
+ */
+function extractBaseline(ref: string): string {
+  const dir = path.join(REPO_ROOT, '.local', 'lighthouse-baseline');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  const archive = execFileSync(
+    'git',
+    ['archive', '--format=tar', ref, 'tsconfig.json', 'portal', 'shared'],
+    {
+      cwd: REPO_ROOT,
+      maxBuffer: 1 << 30,
+    },
+  );
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  const modules = path.join(portalDir, 'node_modules');
+  if (fs.existsSync(modules)) fs.symlinkSync(modules, path.join(dir, 'portal', 'node_modules'));
+  return dir;
+}
+
+/** A production build of the portal at `root`, served as a CDN would on `port`. */
+async function buildAndServe(
+  root: string,
+  port: number,
+  sharedDir?: string,
+): Promise<{ server: Awaited<ReturnType<typeof preview>>; outDir: string }> {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shortlane-portal-lighthouse-'));
+  // The baseline's own shared sources, not this checkout's (the workspace link points here).
+  const resolve = sharedDir
+    ? { alias: [{ find: /^@shortlane\/shared\//, replacement: `${sharedDir}/` }] }
+    : undefined;
+  await build({ root, logLevel: 'warn', resolve, build: { outDir, emptyOutDir: true } });
+  const server = await preview({
+    root,
+    logLevel: 'warn',
+    build: { outDir },
+    plugins: [await brotliAssets(outDir)],
+    preview: { port, strictPort: true, host: '127.0.0.1' },
+  });
+  return { server, outDir };
 }
 
 async function main() {
@@ -317,24 +425,30 @@ async function main() {
   fs.rmSync(config.stateDir, { recursive: true, force: true });
   log('starting a fresh stack with the demo data…');
   const stack = await startStack(config, () => {});
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shortlane-portal-lighthouse-'));
   let chrome: chromeLauncher.LaunchedChrome | undefined;
-  let server: Awaited<ReturnType<typeof preview>> | undefined;
+  const served: Array<Awaited<ReturnType<typeof buildAndServe>>> = [];
+  let extracted: string | undefined;
   try {
     const { SUPABASE_URL, SUPABASE_ANON_KEY } = stack.env;
     process.env.VITE_SUPABASE_URL = SUPABASE_URL;
     process.env.VITE_SUPABASE_ANON_KEY = SUPABASE_ANON_KEY;
     process.env.VITE_SHORT_URL_BASE = `http://{domain}:${new URL(SUPABASE_URL).port}`;
     log('building the portal…');
-    await build({ root: portalDir, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-    server = await preview({
-      root: portalDir,
-      logLevel: 'warn',
-      build: { outDir },
-      plugins: [await brotliAssets(outDir)],
-      preview: { port: previewPort, strictPort: true, host: '127.0.0.1' },
-    });
-    const origin = `http://127.0.0.1:${previewPort}`;
+    served.push(await buildAndServe(portalDir, previewPort));
+    const builds = [{ build: 'current', origin: `http://127.0.0.1:${previewPort}` }];
+    if (baselineRef) {
+      log(`building the portal as of ${baselineRef}…`);
+      const dir = extractBaseline(baselineRef);
+      extracted = dir;
+      served.push(
+        await buildAndServe(
+          path.join(dir, 'portal'),
+          previewPort + 1,
+          path.join(dir, 'shared', 'src'),
+        ),
+      );
+      builds.push({ build: baselineRef, origin: `http://127.0.0.1:${previewPort + 1}` });
+    }
 
     chrome = await chromeLauncher.launch({
       chromePath: CHROMIUM,
@@ -352,37 +466,49 @@ async function main() {
       value: JSON.stringify(await signIn(SUPABASE_URL, SUPABASE_ANON_KEY)),
     };
 
-    const results: Audit[] = [];
+    const pages = [
+      { page: 'home (guest)', path: '/app', session: { key: session.key, value: null } },
+      { page: 'dashboard', path: '/app/dashboard', session },
+      { page: 'analytics', path: `/app/analytics/${PODCAST_LINK_ID}`, session },
+    ];
+    const targets: Target[] = pages.flatMap(({ page, path: pagePath, session: signedIn }) =>
+      builds.map(({ build: name, origin }) => ({
+        page,
+        build: name,
+        url: `${origin}${pagePath}`,
+        session: signedIn,
+      })),
+    );
     log(`auditing (${desktop ? 'desktop' : 'mobile'})…`);
-    results.push(await audit(browser, chrome.port, 'home (guest)', `${origin}/app`, null));
-    results.push(
-      await audit(browser, chrome.port, 'dashboard', `${origin}/app/dashboard`, session),
-    );
-    results.push(
-      await audit(
-        browser,
-        chrome.port,
-        'analytics',
-        `${origin}/app/analytics/${PODCAST_LINK_ID}`,
-        session,
-      ),
-    );
+    const runsByTarget = await auditAll(browser, chrome.port, targets);
+    const results = targets.map((target, index) => describe(target, runsByTarget[index]!));
     await browser.disconnect();
 
     console.log(
       `Portal, production build, Lighthouse ${desktop ? 'desktop' : 'mobile'} (cores: ${os.cpus().length}${runs > 1 ? `, median of ${runs} runs` : ''})`,
     );
+    const width = Math.max(16, ...results.map((row) => row.page.length));
     console.log(
-      `  ${'page'.padEnd(16)} ${'performance'.padStart(12)} ${'accessibility'.padStart(14)} ${'best practices'.padStart(15)} ${'load avg'.padStart(9)}  shown`,
+      `  ${'page'.padEnd(width)} ${'performance'.padStart(12)} ${'accessibility'.padStart(14)} ${'best practices'.padStart(15)} ${'load avg'.padStart(9)}  shown`,
     );
     for (const row of results) {
       console.log(
-        `  ${row.page.padEnd(16)} ${String(row.scores.performance).padStart(12)} ${String(row.scores.accessibility).padStart(14)} ${String(row.scores['best-practices']).padStart(15)} ${row.loads[row.medianRun]!.toFixed(2).padStart(9)}  ${row.finalPath}`,
+        `  ${row.page.padEnd(width)} ${String(row.scores.performance).padStart(12)} ${String(row.scores.accessibility).padStart(14)} ${String(row.scores['best-practices']).padStart(15)} ${row.loads[row.medianRun]!.toFixed(2).padStart(9)}  ${row.finalPath}`,
       );
     }
     console.log(
       `  targets: performance ≥ ${TARGETS.performance}, accessibility ${TARGETS.accessibility}, best practices ≥ ${TARGETS['best-practices']}`,
     );
+    // The figures behind the performance score, side by side (ms, the median run's).
+    console.log(
+      `  ${'figures (ms)'.padEnd(width)} ${'TBT'.padStart(6)} ${'LCP'.padStart(6)} ${'FCP'.padStart(6)} ${'scripting'.padStart(10)} ${'main thread'.padStart(12)} ${'load avg'.padStart(9)}`,
+    );
+    for (const row of results) {
+      const { tbt, lcp, fcp, scripting, mainThread } = row.figures;
+      console.log(
+        `  ${row.page.padEnd(width)} ${String(tbt).padStart(6)} ${String(lcp).padStart(6)} ${String(fcp).padStart(6)} ${String(scripting).padStart(10)} ${String(mainThread).padStart(12)} ${row.loads[row.medianRun]!.toFixed(2).padStart(9)}`,
+      );
+    }
     for (const row of results) {
       console.log(`  ${row.page}: ${row.metrics}`);
       if (runs > 1) {
@@ -395,14 +521,20 @@ async function main() {
     for (const row of results) {
       for (const line of row.failing) console.log(`  ${row.page}: ${line}`);
     }
-    const missed = results.some((row) =>
-      CATEGORIES.some((category) => row.scores[category] < TARGETS[category]),
+    // The targets are the current build's; a baseline is there to compare with.
+    const missed = results.some(
+      (row, index) =>
+        targets[index]!.build === 'current' &&
+        CATEGORIES.some((category) => row.scores[category] < TARGETS[category]),
     );
     if (missed) process.exitCode = 1;
   } finally {
     if (chrome) chrome.kill();
-    if (server) await new Promise<void>((resolve) => server!.httpServer.close(() => resolve()));
-    fs.rmSync(outDir, { recursive: true, force: true });
+    for (const { server, outDir } of served) {
+      await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+      fs.rmSync(outDir, { recursive: true, force: true });
+    }
+    if (extracted) fs.rmSync(extracted, { recursive: true, force: true });
     await stack.stop();
   }
 }

@@ -1,7 +1,8 @@
-import { Alert, Button, Checkbox, Group, Modal, Radio, Stack, Text, Textarea } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, Radio, Stack, Text } from '@mantine/core';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { useState, type FormEvent } from 'react';
+import { GrowingTextarea } from '../components/GrowingTextarea.tsx';
 import { LoadingFrame } from '../components/LoadingFrame.tsx';
 import type { SurveySummary } from '../data/onboarding-survey-query.ts';
 import { useSurveyQuestionsQuery, type SurveyQuestion } from '../data/survey-questions-query.ts';
@@ -33,11 +34,10 @@ function QuestionField({
 }) {
   if (question.kind === 'text') {
     return (
-      <Textarea
+      <GrowingTextarea
         label={question.prompt}
         withAsterisk={question.required}
         maxLength={2000}
-        autosize
         minRows={2}
         error={error}
         value={typeof value === 'string' ? value : ''}
@@ -98,7 +98,9 @@ export function OnboardingSurveyModal({
   onClose,
   onSkip,
 }: OnboardingSurveyModalProps) {
-  const questions = useSurveyQuestionsQuery(opened ? survey.id : null);
+  // Asked with the offer, not once opened: the survey opens by itself half a second after it
+  // loaded, and opens with its questions at once rather than a loading frame and a second render.
+  const questions = useSurveyQuestionsQuery(survey.id);
   const submit = useSubmitSurveyMutation();
   const notify = useNotify();
   const [answers, setAnswers] = useState<Record<string, SurveyAnswer>>({});

@@ -1,5 +1,5 @@
 import { STORAGE_KEYS, SURVEY_OPEN_DELAY_MS } from '@shortlane/shared/constants.ts';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useOnboardingSurveyQuery } from '../data/onboarding-survey-query.ts';
 import { useAppState } from '../state/appState.ts';
 import { useSessionFlag } from '../state/sessionFlag.ts';
@@ -24,7 +24,8 @@ export function useOpensAfter(ready: boolean, delayMs: number = SURVEY_OPEN_DELA
   const [open, setOpen] = useState(false);
   useEffect(() => {
     if (!ready) return undefined;
-    const timer = window.setTimeout(() => setOpen(true), delayMs);
+    // A transition: the dialog renders in slices the browser can answer input between.
+    const timer = window.setTimeout(() => startTransition(() => setOpen(true)), delayMs);
     // Not ready any more: the next time it is, the wait starts again.
     return () => {
       window.clearTimeout(timer);

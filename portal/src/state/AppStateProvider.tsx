@@ -1,5 +1,5 @@
 import { CONSENT_DEFAULTS, DEFAULT_CURRENCY, STORAGE_KEYS } from '@shortlane/shared/constants.ts';
-import { useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { useAuth } from '../auth/AuthContext.ts';
 import { useAccountQuery } from '../data/account-query.ts';
 import { useDomainsQuery } from '../data/domains-query.ts';
@@ -97,28 +97,54 @@ export function AppStateProvider({ children }: { children: ReactNode }) {
   else if (userQueries.some((query) => query.isError)) status = 'error';
   else status = viewer ? 'ready' : 'loading';
 
-  const state: AppState = {
-    status,
-    retry: () => {
+  // Which user queries failed, as a key: retry is rebuilt when that changes, not every render.
+  const failed = userQueries.map((query) => (query.isError ? 1 : 0)).join('');
+  const retry = useCallback(
+    () => {
       for (const query of userQueries) if (query.isError) void query.refetch();
     },
-    locale: config.locale,
-    locales: config.locales,
-    currency: viewer?.currency ?? DEFAULT_CURRENCY,
-    domains: domains.data ?? NO_DOMAINS,
-    antiRobot: config.antiRobot,
-    privacy: {
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- each refetch is stable; `failed` says which to call
+    [failed],
+  );
+
+  // One value while nothing in it changed: every query's progress re-renders this provider,
+  // and a new value would re-render every consumer (the navigation, the guards, the page) with
+  // it, a dozen times while a signed-in page loads.
+  const domainList = domains.data ?? NO_DOMAINS;
+  const operationCosts = costs.data ?? NO_COSTS;
+  const state = useMemo<AppState>(
+    () => ({
+      status,
+      retry,
+      locale: config.locale,
+      locales: config.locales,
+      currency: viewer?.currency ?? DEFAULT_CURRENCY,
+      domains: domainList,
+      antiRobot: config.antiRobot,
+      privacy: {
+        cookiesAccepted,
+        ccpaAccepted,
+        // Ads (and so their consent provider) are for users who are not subscribed.
+        adConsentEnabled: config.adsEnabled && !viewer?.subscribed,
+      },
+      surveyEnabled: viewer != null && viewer.surveyEnabled && !viewer.pastDue,
+      teamsAllowed: viewer?.teamsAllowed ?? false,
+      impersonated: viewer?.impersonated ?? false,
+      flashMessages,
+      operationCosts,
+      viewer,
+    }),
+    [
+      status,
+      retry,
+      config,
+      viewer,
+      domainList,
       cookiesAccepted,
       ccpaAccepted,
-      // Ads (and so their consent provider) are for users who are not subscribed.
-      adConsentEnabled: config.adsEnabled && !viewer?.subscribed,
-    },
-    surveyEnabled: viewer != null && viewer.surveyEnabled && !viewer.pastDue,
-    teamsAllowed: viewer?.teamsAllowed ?? false,
-    impersonated: viewer?.impersonated ?? false,
-    flashMessages,
-    operationCosts: costs.data ?? NO_COSTS,
-    viewer,
-  };
+      flashMessages,
+      operationCosts,
+    ],
+  );
   return <AppStateContext value={state}>{children}</AppStateContext>;
 }
