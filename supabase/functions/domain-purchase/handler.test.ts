@@ -8,7 +8,7 @@ import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
-import { CART_EMPTY } from './checkout.ts';
+import { CART_EMPTY } from './order.ts';
 import { createDomainPurchaseHandler } from './handler.ts';
 import { dnsSandboxEnvOf } from './testing.ts';
 

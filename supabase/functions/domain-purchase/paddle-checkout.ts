@@ -13,55 +13,14 @@ import { HttpError } from '../_shared/http.ts';
 import type { Sql } from '../_shared/sql.ts';
 import { paddlePaymentUrl, customerFor } from '../billing/paddle.ts';
 import {
-  CART_EMPTY,
+  abandonDomainOrder,
   CHECKOUT_FAILED,
   type CheckoutInput,
-  confirmAvailable,
+  firstYearCharges,
   invalid,
-  type Line,
-} from './checkout.ts';
+  openDomainOrder,
+} from './order.ts';
 import type { PurchaseRegistrar } from './registrar-port.ts';
-
-/** What the first transaction charges for a cart, beside the yearly renewal (minor units). */
-export function firstYearCharges(lines: Line[]) {
-  return {
-    extraYears: lines
-      .filter((line) => line.years > 1)
-      .map((line) => ({
-        name: `${line.domain}: ${line.years - 1} more year${line.years > 2 ? 's' : ''}`,
-        unitAmount: Number(line.yearly_amount) * (line.years - 1),
-      })),
-    discount: lines.reduce((sum, line) => sum + Number(line.discount), 0),
-  };
-}
-
-async function openOrder(db: Sql, registrar: PurchaseRegistrar, input: CheckoutInput) {
-  const lines = await db<Line[]>`
-    select domain, years, yearly_amount::text, discount::text, amount::text, currency
-    from app.cart_lines(${input.userId})`;
-  if (lines.length === 0) throw invalid('cart', CART_EMPTY, 'cart_empty');
-  await confirmAvailable(
-    registrar,
-    lines.map((line) => line.domain),
-  );
-  let id: string;
-  try {
-    const [row] = await db<{ id: string }[]>`
-      select app.create_domain_order(${input.userId}, 2::smallint, ${input.source}) as id`;
-    id = row!.id;
-  } catch (error) {
-    const { message, detail } = error as { message?: string; detail?: string };
-    if (message === 'cart_empty') throw invalid('cart', CART_EMPTY, 'cart_empty');
-    if (message === 'domain_taken' || message === 'cart_currencies')
-      throw invalid('cart', detail ?? message, message);
-    throw error;
-  }
-  // A statement of its own: the order the function wrote is not in its caller's snapshot.
-  const [order] = await db<{ account_id: string; renewal: string }[]>`
-    select account_id, app.domain_order_renewal_amount(id)::text as renewal
-    from public.orders where id = ${id}`;
-  return { lines, id, ...order! };
-}
 
 export async function startPaddleCheckout(
   db: Sql,
@@ -71,7 +30,7 @@ export async function startPaddleCheckout(
 ): Promise<{ order_id: string; checkout: Record<string, unknown> }> {
   if (!input.email)
     throw invalid('billing_type', 'An e-mail address is needed to pay with Paddle.');
-  const order = await openOrder(db, registrar, input);
+  const order = await openDomainOrder(db, registrar, input, 2);
   const currency = order.lines[0]!.currency.toUpperCase();
   const { extraYears, discount } = firstYearCharges(order.lines);
   const names = order.lines.map((line) => line.domain).join(', ');
@@ -127,11 +86,7 @@ export async function startPaddleCheckout(
     };
   } catch (error) {
     console.error('domain-purchase: Paddle checkout not created', error);
-    // Nothing was paid: the order is cancelled and its names go back to the pool.
-    await db`
-      update public.purchased_domains set status = 'cancelled'
-      where order_id = ${order.id} and status = 'pending'`;
-    await db`update public.orders set status = 49 where id = ${order.id} and status = 16`;
+    await abandonDomainOrder(db, order.id);
     throw new HttpError(502, CHECKOUT_FAILED, 'checkout_failed');
   }
 }
