@@ -354,6 +354,58 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
         assert.equal((await paddle.refunds(refundedTransaction)).length, 1);
       },
     );
+
+    await t.step(
+      'one name of two refused: refunded from its own extra year first, the renewal drops',
+      async () => {
+        const kept = `pdl${crypto.randomUUID().slice(0, 8)}.io`;
+        const refused = `pdl${crypto.randomUUID().slice(0, 8)}.com`;
+        await sql()`
+          insert into public.cart_items (cart_id, domain, years)
+          select id, d.domain, 2 from public.shopping_carts,
+            unnest(${[kept, refused]}::text[]) as d(domain)
+          where user_id = ${userId}`;
+        await control.failNext({
+          operation: 'register',
+          domainName: refused,
+          error: 'unavailable',
+        });
+        const answer = await call(auth, 'POST', '/checkout', { billing_type: 2 });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const order: string = answer.body.order_id;
+        const transaction: string = answer.body.checkout.transaction_id;
+        await payInOverlay(transaction, email);
+        const refund = await until(async () => {
+          await work();
+          const [row] = await sql()<{ refund_id: string | null; amount: string }[]>`
+            select d.refund_id, i.amount::text as amount
+            from public.purchased_domains d
+            join public.order_items i on i.order_id = d.order_id and i.description = d.domain::text
+            where d.order_id = ${order} and d.domain = ${refused} and d.refunded_at is not null`;
+          return row;
+        });
+        const [state] = await sql()<{ status: number; subscription: string }[]>`
+          select o.status, d.billing_subscription_id as subscription from public.orders o
+          join public.purchased_domains d on d.order_id = o.id and d.domain = ${kept}
+          where o.id = ${order}`;
+        assert.equal(state!.status, 48);
+        const [adjustment, ...others] = await paddle.refunds(transaction);
+        assert.equal(others.length, 0);
+        assert.equal(adjustment!.id, refund.refund_id);
+        assert.equal(adjustment!.totals?.total, refund.amount);
+        // Its own extra year (`<name>: 1 more year`) in full, the rest from the yearly item.
+        const lines = (await paddle.retrieveTransaction(transaction)).details!.lineItems;
+        const own = lines.find((line) => line.product?.name.startsWith(`${refused}: `))!;
+        assert.equal(adjustment!.items[0]!.itemId, own.id);
+        assert.equal(adjustment!.items[0]!.amount, own.totals!.total);
+        assert.equal(adjustment!.items.length, 2);
+        // Renews the kept .io only (44.99), with no charge for the change.
+        const subscription = await paddle.retrieveSubscription(state!.subscription);
+        assert.equal(subscription.status, 'active');
+        assert.equal(subscription.items[0]!.price.unitPrice.amount, '4499');
+        assert.equal(subscription.customData?.kind, 'domain-purchase');
+      },
+    );
   } finally {
     await closeSql();
   }
