@@ -275,7 +275,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
     });
 
     await t.step(
-      'the registrar refusing every name cancels the order and its Paddle subscription',
+      'the registrar refusing every name cancels the subscription and refunds it once (51)',
       async () => {
         const other = `pdl${crypto.randomUUID().slice(0, 8)}.com`;
         await sql()`
@@ -308,6 +308,102 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
             where billing_type = 2 and billing_id = ${row!.subscription}`;
           return stored?.billing_status === 'canceled' && stored.ends_at ? true : null;
         });
+
+        // The paid name is refunded once, through a refund adjustment on the order's Paddle
+        // transaction; the order line says so and the order is refunded (51).
+        const refundedTransaction: string = answer.body.checkout.transaction_id;
+        const refunded = async () => {
+          await work();
+          const [state] = await sql()<
+            { order_status: number; refund_id: string | null; refunded: string; amount: string }[]
+          >`
+            select o.status as order_status, d.refund_id, i.refunded_amount::text as refunded,
+              i.amount::text as amount
+            from public.orders o
+            join public.purchased_domains d on d.order_id = o.id
+            join public.order_items i on i.order_id = o.id and i.description = d.domain::text
+            where o.id = ${refusedOrder}`;
+          return state!.order_status === 51 ? state! : null;
+        };
+        const first = await until(refunded);
+        assert.match(first.refund_id!, /^adj_/);
+        assert.equal(first.refunded, first.amount);
+        const [line] = await sql()<{ refund_reason: string }[]>`
+          select refund_reason from public.order_items where order_id = ${refusedOrder}`;
+        assert.match(line!.refund_reason, /not available/);
+        const adjustments = await paddle.refunds(refundedTransaction);
+        assert.deepEqual(
+          adjustments.map((adjustment) => [adjustment.id, adjustment.totals?.total]),
+          [[first.refund_id, first.amount]],
+        );
+        assert.equal(adjustments[0]!.reason, `${other}: ${line!.refund_reason}`);
+
+        // A retry after the adjustment was made but before it was recorded (an answer lost, a
+        // failed renewal change): the earlier adjustment is found, none is made again.
+        // One statement, so the deployed worker (woken by cron) sees all of it or none.
+        await sql()`
+          with names as (
+            update public.purchased_domains set refunded_at = null, refund_id = null
+            where order_id = ${refusedOrder} returning 1),
+          lines as (
+            update public.order_items set refunded_amount = 0
+            where order_id = ${refusedOrder} returning 1)
+          update public.orders set status = 49 where id = ${refusedOrder}`;
+        const again = await until(refunded);
+        assert.deepEqual(again, first);
+        assert.equal((await paddle.refunds(refundedTransaction)).length, 1);
+      },
+    );
+
+    await t.step(
+      'one name of two refused: refunded from its own extra year first, the renewal drops',
+      async () => {
+        const kept = `pdl${crypto.randomUUID().slice(0, 8)}.io`;
+        const refused = `pdl${crypto.randomUUID().slice(0, 8)}.com`;
+        await sql()`
+          insert into public.cart_items (cart_id, domain, years)
+          select id, d.domain, 2 from public.shopping_carts,
+            unnest(${[kept, refused]}::text[]) as d(domain)
+          where user_id = ${userId}`;
+        await control.failNext({
+          operation: 'register',
+          domainName: refused,
+          error: 'unavailable',
+        });
+        const answer = await call(auth, 'POST', '/checkout', { billing_type: 2 });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const order: string = answer.body.order_id;
+        const transaction: string = answer.body.checkout.transaction_id;
+        await payInOverlay(transaction, email);
+        const refund = await until(async () => {
+          await work();
+          const [row] = await sql()<{ refund_id: string | null; amount: string }[]>`
+            select d.refund_id, i.amount::text as amount
+            from public.purchased_domains d
+            join public.order_items i on i.order_id = d.order_id and i.description = d.domain::text
+            where d.order_id = ${order} and d.domain = ${refused} and d.refunded_at is not null`;
+          return row;
+        });
+        const [state] = await sql()<{ status: number; subscription: string }[]>`
+          select o.status, d.billing_subscription_id as subscription from public.orders o
+          join public.purchased_domains d on d.order_id = o.id and d.domain = ${kept}
+          where o.id = ${order}`;
+        assert.equal(state!.status, 48);
+        const [adjustment, ...others] = await paddle.refunds(transaction);
+        assert.equal(others.length, 0);
+        assert.equal(adjustment!.id, refund.refund_id);
+        assert.equal(adjustment!.totals?.total, refund.amount);
+        // Its own extra year (`<name>: 1 more year`) in full, the rest from the yearly item.
+        const lines = (await paddle.retrieveTransaction(transaction)).details!.lineItems;
+        const own = lines.find((line) => line.product?.name.startsWith(`${refused}: `))!;
+        assert.equal(adjustment!.items[0]!.itemId, own.id);
+        assert.equal(adjustment!.items[0]!.amount, own.totals!.total);
+        assert.equal(adjustment!.items.length, 2);
+        // Renews the kept .io only (44.99), with no charge for the change.
+        const subscription = await paddle.retrieveSubscription(state!.subscription);
+        assert.equal(subscription.status, 'active');
+        assert.equal(subscription.items[0]!.price.unitPrice.amount, '4499');
+        assert.equal(subscription.customData?.kind, 'domain-purchase');
       },
     );
   } finally {

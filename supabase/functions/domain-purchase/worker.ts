@@ -12,14 +12,15 @@
  *   renewal_failed  the owner is mailed, then notified (app.domain_renewal_notified).
  *   refund          a paid name that was not registered (refused by the registrar, or added as
  *                   someone's branded domain meanwhile): its order item's amount is refunded
- *                   on the order's first invoice (idempotent per name), recorded
+ *                   on the order's first invoice (idempotent per name; a Stripe refund, or
+ *                   for a Paddle order a refund adjustment on its transaction), recorded
  *                   (app.record_domain_refund), and the order's yearly subscription is lowered
  *                   to the names still alive, or cancelled when none is.
  *
  * The registrar being unreachable leaves the row for a later run.
  */
 import type { BillingDocuments } from '../_shared/billing/documents.ts';
-import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import type { OverlayBilling, RefundItem } from '../_shared/billing/overlay-provider.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import type { MailSender } from '../_shared/mail/sender.ts';
 import type { Sql } from '../_shared/sql.ts';
@@ -184,14 +185,18 @@ async function refund(work: Work, deps: WorkerDeps): Promise<string> {
   }
   let refundId: string;
   try {
-    const refunded = await deps.documents().refundInvoice(target.invoice_id, target.reason, {
-      amount: Number(target.amount),
-      idempotencyKey: `domain-refund-${work.id}`,
-    });
-    refundId = refunded.id;
+    const paddle = (await billingTypeOf(work, deps)) === 2;
+    refundId = paddle
+      ? await refundPaddle(work, target.invoice_id, target, deps)
+      : (
+          await deps.documents().refundInvoice(target.invoice_id, target.reason, {
+            amount: Number(target.amount),
+            idempotencyKey: `domain-refund-${work.id}`,
+          })
+        ).id;
     // Before the refund is recorded, so a failure here retries both (the refund answers the
     // first one again, the price is compared first).
-    await lowerRenewal(work, deps);
+    await lowerRenewal(work, deps, paddle);
   } catch (error) {
     console.error(`domain-purchase: refund of ${work.domain}`, error);
     await db`select app.release_domain_work(${work.id}, ${target.reason})`;
@@ -201,11 +206,74 @@ async function refund(work: Work, deps: WorkerDeps): Promise<string> {
   return 'refunded';
 }
 
+async function billingTypeOf(work: Work, deps: WorkerDeps): Promise<number> {
+  const [order] = await deps.db<{ billing_type: number }[]>`
+    select billing_type from public.orders where id = ${work.order_id}`;
+  return order?.billing_type ?? 1;
+}
+
+/**
+ * Billing type 2: a refund adjustment on the order's Paddle transaction. Paddle takes no
+ * idempotency key, so the name's own refund is looked for first (its reason names the domain,
+ * which is once per order): a retry after a lost answer or a failed renewal change finds it
+ * instead of refunding twice.
+ */
+async function refundPaddle(
+  work: Work,
+  transactionId: string,
+  target: RefundTarget,
+  deps: WorkerDeps,
+): Promise<string> {
+  const overlay = deps.overlay();
+  const reason = `${work.domain}: ${target.reason ?? 'not registered'}`.slice(0, 500);
+  const earlier = (await overlay.refunds(transactionId)).filter(
+    (adjustment) => adjustment.status !== 'rejected',
+  );
+  const done = earlier.find((adjustment) => adjustment.reason === reason);
+  if (done) return done.id;
+  const transaction = await overlay.retrieveTransaction(transactionId);
+  const items = paddleRefundItems(
+    transaction.details?.lineItems ?? [],
+    earlier.flatMap((adjustment) => adjustment.items),
+    work.domain,
+    Number(target.amount),
+  );
+  return (await overlay.refund(transactionId, reason, items)).id;
+}
+
+/**
+ * Spreads a name's refund over the transaction's line items, each up to what is left of it: the
+ * name's own extra years first (`<domain>: N more years`), then the shared yearly item.
+ */
+export function paddleRefundItems(
+  lines: { id: string; totals: { total: string } | null; product: { name: string } | null }[],
+  refunded: { itemId: string; amount?: string | null }[],
+  domain: string,
+  amount: number,
+): RefundItem[] {
+  const own = (line: (typeof lines)[number]) => line.product?.name.startsWith(`${domain}: `);
+  const ordered = [...lines.filter(own), ...lines.filter((line) => !own(line))];
+  const items: RefundItem[] = [];
+  let owed = amount;
+  for (const line of ordered) {
+    if (owed <= 0) break;
+    const taken = refunded
+      .filter((item) => item.itemId === line.id)
+      .reduce((sum, item) => sum + Number(item.amount ?? 0), 0);
+    const part = Math.min(owed, Number(line.totals?.total ?? 0) - taken);
+    if (part <= 0) continue;
+    items.push({ itemId: line.id, amount: part });
+    owed -= part;
+  }
+  if (owed > 0) throw new Error(`${domain}: ${owed} more than the transaction has left to refund`);
+  return items;
+}
+
 /**
  * The order's yearly subscription is billed for the names still alive only. Under a lock per
  * order, so two workers refunding two names of it leave the lower price.
  */
-async function lowerRenewal(work: Work, deps: WorkerDeps): Promise<void> {
+async function lowerRenewal(work: Work, deps: WorkerDeps, paddle: boolean): Promise<void> {
   if (!work.billing_subscription_id) return;
   const subscriptionId = work.billing_subscription_id;
   await deps.db.begin(async (tx) => {
@@ -213,6 +281,10 @@ async function lowerRenewal(work: Work, deps: WorkerDeps): Promise<void> {
     const [row] = await tx<{ amount: string }[]>`
         select app.domain_order_renewal_amount(${work.order_id})::text as amount`;
     const amount = Number(row?.amount ?? 0);
+    if (paddle) {
+      await lowerPaddleRenewal(work, deps, subscriptionId, amount);
+      return;
+    }
     const billing = deps.billing();
     const subscription = await billing.retrieveSubscription(subscriptionId);
     if (subscription.status === 'canceled') return;
@@ -229,6 +301,39 @@ async function lowerRenewal(work: Work, deps: WorkerDeps): Promise<void> {
       productName: `Domains of order ${work.order_id}`,
     });
   });
+}
+
+/** The Paddle side of lowerRenewal: the item's price swapped without a charge (do_not_bill). */
+async function lowerPaddleRenewal(
+  work: Work,
+  deps: WorkerDeps,
+  subscriptionId: string,
+  amount: number,
+): Promise<void> {
+  const overlay = deps.overlay();
+  const subscription = await overlay.retrieveSubscription(subscriptionId);
+  if (subscription.status === 'canceled') return;
+  if (amount === 0) {
+    await changePaddleSubscription(deps.db, overlay, subscriptionId, 'cancel-now');
+    return;
+  }
+  const item = subscription.items[0];
+  if (!item || item.price.unitPrice.amount === String(amount)) return;
+  const customData = Object.fromEntries(
+    Object.entries(subscription.customData ?? {}).map(([key, value]) => [key, String(value)]),
+  );
+  await overlay.changePrice(
+    subscriptionId,
+    {
+      unitAmount: amount,
+      currency: item.price.unitPrice.currencyCode,
+      interval: 'year',
+      productName: item.product?.name ?? `Domains of order ${work.order_id}`,
+      priceName: item.price.name ?? 'Domains (yearly)',
+    },
+    customData,
+    'do_not_bill',
+  );
 }
 
 /** An order whose names all failed is cancelled: its subscription must not renew anything. */

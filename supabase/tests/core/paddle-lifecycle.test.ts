@@ -203,3 +203,77 @@ describe('the paddle-downgrades cron job', () => {
       await expectRefused(queryAs(db, null, `select app.kick_paddle_downgrades()`));
     }));
 });
+
+describe('two notifications of one new Paddle transaction at once', () => {
+  it('the older one, whose insert met the newer row, loses (stale) instead of overwriting it', async () => {
+    const setup = await pool.connect();
+    const newer = await pool.connect();
+    const older = await pool.connect();
+    let userId = '';
+    const id = `txn_01paddleraceguard${Date.now().toString(36)}`.slice(0, 30);
+    try {
+      const user = await createUser(setup);
+      userId = user.id;
+      const customer = `ctm_01paddlerace${Date.now().toString(36)}`.slice(0, 30);
+      await setup.query(
+        `insert into public.billing_customers (account_id, billing_type, billing_id)
+         values ($1, 2, $2)`,
+        [user.personalAccountId, customer],
+      );
+      const t0 = new Date(Date.now() - 60_000);
+      const transaction = (status: string, at: Date) =>
+        JSON.stringify({
+          id,
+          status,
+          origin: 'api',
+          customerId: customer,
+          currencyCode: 'USD',
+          customData: { account_id: user.personalAccountId },
+          createdAt: t0.toISOString(),
+          billedAt: t0.toISOString(),
+          updatedAt: at.toISOString(),
+          details: { totals: { grandTotal: '1900' } },
+          payments: [],
+        });
+      const apply = `select app.apply_paddle_transaction_base($1) as result`;
+
+      // The newer (paid) one inserts the invoice and has not committed yet…
+      await newer.query('begin');
+      expect(
+        (await one<{ result: string }>(newer, apply, [transaction('completed', new Date())]))
+          .result,
+      ).toBe('applied');
+      // …when the older (billed) one looks (finds nothing), inserts, and waits on its row.
+      await older.query('begin');
+      const olderPid = (await one<{ pid: number }>(older, 'select pg_backend_pid() as pid')).pid;
+      const olderResult = one<{ result: string }>(older, apply, [transaction('billed', t0)]);
+      for (let i = 0; i < 200; i++) {
+        const waiting = await setup.query(
+          `select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'`,
+          [olderPid],
+        );
+        if (waiting.rowCount === 1) break;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await newer.query('commit');
+      expect((await olderResult).result).toBe('stale');
+      await older.query('commit');
+
+      const invoice = await one<{ status: string; paid: boolean }>(
+        setup,
+        `select status, paid_at is not null as paid from public.invoices
+         where billing_type = 2 and billing_id = $1`,
+        [id],
+      );
+      expect(invoice).toEqual({ status: 'paid', paid: true });
+    } finally {
+      await newer.query('rollback').catch(() => {});
+      await older.query('rollback').catch(() => {});
+      await setup.query(`delete from public.invoices where billing_type = 2 and billing_id = $1`, [
+        id,
+      ]);
+      if (userId) await setup.query('delete from auth.users where id = $1', [userId]);
+      for (const client of [setup, newer, older]) client.release();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import type {
+  Adjustment,
   Customer,
   Discount,
   EventEntity,
@@ -57,6 +58,12 @@ export interface DiscountRequest {
   currency: string | null;
 }
 
+/** One line item's part of a refund: Paddle's `details.line_items[].id` and minor units. */
+export interface RefundItem {
+  itemId: string;
+  amount: number;
+}
+
 /**
  * How a plan change is billed (Paddle's proration_billing_mode): an upgrade prorated and
  * charged now, or items swapped without a charge (a downgrade at the period end, whose renewal
@@ -106,6 +113,14 @@ export interface OverlayBilling {
    * its last past-due renewal (paying it restores the subscription), else a zero-value one.
    */
   paymentMethodTransaction(id: string): Promise<Transaction>;
+  /**
+   * Refunds part of a completed transaction: a `partial` refund adjustment over its line items
+   * (minor units each). Paddle has no idempotency key: callers look for their earlier refund
+   * first (refunds).
+   */
+  refund(transactionId: string, reason: string, items: RefundItem[]): Promise<Adjustment>;
+  /** The refund adjustments of a transaction, oldest first. */
+  refunds(transactionId: string): Promise<Adjustment[]>;
   /** A billed transaction's invoice PDF as Paddle renders it. */
   invoicePdf(id: string): Promise<Uint8Array<ArrayBuffer>>;
   /** The Paddle discount for one of our coupons, created the first time it is used. */

@@ -120,6 +120,27 @@ export function createPaddleBilling(
       }),
     setCustomData: (id, customData) => paddle.subscriptions.update(id, { customData }),
     paymentMethodTransaction: (id) => paddle.subscriptions.getPaymentMethodChangeTransaction(id),
+    refund: (transactionId, reason, items) =>
+      paddle.adjustments.create({
+        action: 'refund',
+        type: 'partial',
+        transactionId,
+        reason,
+        items: items.map((item) => ({
+          itemId: item.itemId,
+          type: 'partial',
+          amount: String(item.amount),
+        })),
+      }),
+    refunds: async (transactionId) => {
+      const found = [];
+      for await (const adjustment of paddle.adjustments.list({
+        transactionId: [transactionId],
+        action: 'refund',
+      }))
+        found.push(adjustment);
+      return found;
+    },
     invoicePdf: async (id) => {
       // A short-lived link to the PDF, fetched at once.
       const { url } = await paddle.transactions.getInvoicePDF(id);

@@ -18,6 +18,7 @@ import { PaddleLifecycle } from './lifecycle.ts';
 import { transactionInvoicePdf } from './invoice-pdf.ts';
 import { PADDLE_JS } from './paddle-js.ts';
 import { paddleDeliverer } from './webhooks.ts';
+import { PaddleAdjustments } from './adjustments.ts';
 import { PaddleOneTimeCharges } from './one-time-charges.ts';
 import { PaddleWorld, type CardPayment, type CheckoutDetails } from './world.ts';
 
@@ -53,6 +54,7 @@ export interface PaddleSandbox {
   handler: WebHandler;
   world: PaddleWorld;
   oneTimeCharges: PaddleOneTimeCharges;
+  adjustments: PaddleAdjustments;
   lifecycle: PaddleLifecycle;
   stop(): Promise<void>;
 }
@@ -91,6 +93,7 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     emit: (event) => deliverer.send(event.event_id, JSON.stringify(event)),
   });
   const oneTimeCharges = new PaddleOneTimeCharges(world);
+  const adjustments = new PaddleAdjustments(world);
   const lifecycle = new PaddleLifecycle(world, () => options.defaultPaymentLink ?? null);
   /** Signs the invoice PDF links, which work without the API key for an hour, as Paddle's do. */
   const linkSecret = randomBytes(32);
@@ -209,6 +212,24 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
         return envelope(world.cancelSubscription(id!, await bodyOf(request)));
       case 'POST subscriptions/:id/charge':
         return envelope(oneTimeCharges.charge(id!, await bodyOf(request)));
+      case 'POST adjustments':
+        return envelope(adjustments.create(await bodyOf(request)), 201);
+      case 'GET adjustments': {
+        // One page: a transaction has few adjustments.
+        const found = adjustments.list(new URL(request.url).searchParams);
+        return json({
+          data: found,
+          meta: {
+            request_id: randomUUID(),
+            pagination: {
+              per_page: Math.max(found.length, 50),
+              next: `${options.publicUrl}/adjustments?after=${found.at(-1)?.id ?? ''}`,
+              has_more: false,
+              estimated_total: found.length,
+            },
+          },
+        });
+      }
       case 'GET events': {
         // Oldest first, as Paddle lists events; `after` pages on from an event id.
         const query = new URL(request.url).searchParams;
@@ -425,5 +446,5 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     }
   };
 
-  return { handler, world, oneTimeCharges, lifecycle, stop: () => deliverer.stop() };
+  return { handler, world, oneTimeCharges, adjustments, lifecycle, stop: () => deliverer.stop() };
 }
