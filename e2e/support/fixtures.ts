@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 import { Factories } from './factories.ts';
 import { MailboxReader } from './mailbox.ts';
 import { appUrls, stackEnv } from './stack.ts';
@@ -20,10 +20,35 @@ interface Fixtures {
    * else start with them closed, as a user who closed them; tests tagged @promotions see them.
    */
   promotionsShown: boolean;
+  /**
+   * A page in a context of its own (a second person: no cookies or storage shared with `page`),
+   * with the same survey and promotion defaults as `page`. Closed with the test.
+   */
+  freshPage: () => Promise<Page>;
   factories: Factories;
   mailbox: MailboxReader;
   /** Saves a full-page screenshot of the test's page as e2e/artifacts/<name>.png. */
   saveScreenshot: (name: string) => Promise<void>;
+}
+
+/** The survey skipped and the promotions closed in every page of `context`, unless asked for. */
+async function quietDefaults(
+  context: BrowserContext,
+  { surveyOffered, promotionsShown }: { surveyOffered: boolean; promotionsShown: boolean },
+): Promise<void> {
+  if (!surveyOffered) {
+    await context.addInitScript(() => window.sessionStorage.setItem('surveySkipped', 'true'));
+  }
+  if (!promotionsShown) {
+    // The storage keys of shared/src/constants.ts (STORAGE_KEYS): closed just now.
+    await context.addInitScript(() => {
+      const now = new Date().toISOString();
+      window.localStorage.setItem('salePromotionClosed', 'true');
+      window.localStorage.setItem('trialPromotionClosedAt', now);
+      window.localStorage.setItem('trialReminderClosedAt', now);
+      window.sessionStorage.setItem('trialReminderClosedAt', now);
+    });
+  }
 }
 
 export const test = base.extend<Fixtures>({
@@ -38,20 +63,18 @@ export const test = base.extend<Fixtures>({
   // On the context, so pages a test opens later (the portal the kiosk's impersonation opens, a
   // second user's tab) skip it too.
   context: async ({ context, surveyOffered, promotionsShown }, use) => {
-    if (!surveyOffered) {
-      await context.addInitScript(() => window.sessionStorage.setItem('surveySkipped', 'true'));
-    }
-    if (!promotionsShown) {
-      // The storage keys of shared/src/constants.ts (STORAGE_KEYS): closed just now.
-      await context.addInitScript(() => {
-        const now = new Date().toISOString();
-        window.localStorage.setItem('salePromotionClosed', 'true');
-        window.localStorage.setItem('trialPromotionClosedAt', now);
-        window.localStorage.setItem('trialReminderClosedAt', now);
-        window.sessionStorage.setItem('trialReminderClosedAt', now);
-      });
-    }
+    await quietDefaults(context, { surveyOffered, promotionsShown });
     await use(context);
+  },
+  freshPage: async ({ browser, surveyOffered, promotionsShown }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext();
+      contexts.push(context);
+      await quietDefaults(context, { surveyOffered, promotionsShown });
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
   },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a fixture needs from its first parameter.
   factories: async ({}, use) => {

@@ -28,6 +28,9 @@ test('a Paddle customer buys a domain through the overlay', async ({ page, facto
   await page.getByRole('textbox', { name: 'Domain name' }).fill(domain.replace(/\.com$/, ''));
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('button', { name: `Add ${domain} to the cart` }).click();
+  // The name is in the cart once the navigation bar counts it; leaving before that would drop
+  // the request that puts it there.
+  await expect(page.getByRole('link', { name: 'Shopping cart, 1 item' }).first()).toBeVisible();
   await page.goto('/app/shopping-cart');
   await expect(page.getByTestId('cart-total')).toHaveText('Total: $10.99');
   await page.getByRole('button', { name: 'Checkout' }).click();

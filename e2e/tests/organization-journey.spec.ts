@@ -30,7 +30,7 @@ const firstVisit = { timeout: 60_000 };
 
 test('an owner sets up an organization with a member who signs up from the invitation mail', async ({
   page,
-  browser,
+  freshPage,
   factories,
   mailbox,
 }) => {
@@ -131,7 +131,7 @@ test('an owner sets up an organization with a member who signs up from the invit
   const invitationLink = invitationMail.links.find((link) => link.includes('/app/invitation/'));
   expect(invitationLink, invitationMail.links.join(', ')).toBeDefined();
   expect(new URL(invitationLink!).origin).toBe(appUrls.portal);
-  const member = await browser.newPage();
+  const member = await freshPage();
   await member.goto(invitationLink!);
   await expect(member.getByText(`to join the organization ${orgName} as Link makers`)).toBeVisible(
     firstVisit,

@@ -11,7 +11,7 @@ import { DEMO_PASSWORD, logIn, seriousAccessibilityViolations } from '../support
 test.describe('teams: team mode and membership', () => {
   test('create a team, switch team mode and back, invite, change a role, remove', async ({
     page,
-    browser,
+    freshPage,
     factories,
   }) => {
     // One journey across two users and several first page loads.
@@ -85,7 +85,7 @@ test.describe('teams: team mode and membership', () => {
     await expect(invite.getByText('That user is already on the team or invited')).toBeVisible();
 
     // The invitee accepts in the invitations popover.
-    const inviteePage = await browser.newPage();
+    const inviteePage = await freshPage();
     await inviteePage.goto(`${appUrls.portal}/app/login`);
     await logIn(inviteePage, invitee.email, invitee.password);
     const inviteeNav = inviteePage.getByRole('navigation', { name: 'Main' });
