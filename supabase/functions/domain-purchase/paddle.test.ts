@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
-import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
-import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
-import { mailpitSender } from '../_shared/mail/sender.ts';
-import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
-import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
 import { paddleReplay } from '../paddle-webhook/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
-import { createDomainPurchaseHandler } from './handler.ts';
-import { dnsSandboxEnvOf } from './testing.ts';
+import { purchaseCaller } from './testing.ts';
 
 /**
  * Billing type 2: the cart paid through Paddle's overlay checkout, against the running stack
@@ -20,7 +14,6 @@ import { dnsSandboxEnvOf } from './testing.ts';
  * so the steps wait for states rather than for their own calls.
  */
 const env = useStackAsRuntimeEnv();
-const dnsEnv = dnsSandboxEnvOf(env);
 const paddle = overlayBillingFromEnv();
 const replay = paddleReplay(env);
 const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
@@ -31,37 +24,7 @@ const control = registrarSandbox({
   REGISTRAR_USERNAME: env.REGISTRAR_USERNAME!,
   REGISTRAR_TOKEN: env.REGISTRAR_TOKEN!,
 });
-const purchase = createDomainPurchaseHandler({
-  db: sql,
-  registrar: () => registrarFromEnv(),
-  billing: cardBillingFromEnv,
-  documents: billingDocumentsFromEnv,
-  overlay: () => paddle,
-  dns: () =>
-    new SandboxDnsProvider({ url: dnsEnv.DNS_SANDBOX_API, key: env.SUPABASE_SERVICE_ROLE_KEY }),
-  verifier: () => dnsEnv.verifier,
-  mail: () => mailpitSender(env.MAILBOX_URL!, 'Shortlane <noreply@shortlane.test>'),
-  returnOrigins: () => 'http://localhost:*',
-  serviceRoleKey: () => env.SUPABASE_SERVICE_ROLE_KEY,
-});
-
-async function call(authorization: string, method: string, path: string, body?: unknown) {
-  const response = await purchase(
-    new Request(`http://localhost/domain-purchase${path}`, {
-      method,
-      headers: {
-        authorization,
-        origin: 'http://localhost:45173',
-        'content-type': 'application/json',
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  // deno-lint-ignore no-explicit-any -- each step reads its own answer's shape
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
-
-const work = () => call(`Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`, 'POST', '/process');
+const { call, work } = purchaseCaller(env, () => paddle);
 
 async function until<T>(read: () => Promise<T | null | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,5 +1,13 @@
+import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
+import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
+import { mailpitSender } from '../_shared/mail/sender.ts';
+import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
+import { sql } from '../_shared/sql.ts';
 import type { StackEnv } from '../_shared/testing.ts';
 import { parseNameServer, type VerifierConfig } from '../domain-verify/dns.ts';
+import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
+import { createDomainPurchaseHandler } from './handler.ts';
 
 /**
  * The running stack's DNS sandbox, as its functions are configured (dnsSandboxEnv): the API at
@@ -19,4 +27,43 @@ export function dnsSandboxEnvOf(env: StackEnv): {
       addresses: ['127.0.0.1'],
     },
   };
+}
+
+/**
+ * The function wired to the running stack's sandboxes (Stripe, Paddle when given, registrar, DNS,
+ * mail catcher), called directly: `call` answers status and JSON body, `work` runs the worker
+ * once with the service role, as the stack's cron job does.
+ */
+export function purchaseCaller(env: StackEnv, overlay?: () => OverlayBilling) {
+  const dnsEnv = dnsSandboxEnvOf(env);
+  const purchase = createDomainPurchaseHandler({
+    db: sql,
+    registrar: () => registrarFromEnv(),
+    billing: cardBillingFromEnv,
+    documents: billingDocumentsFromEnv,
+    ...(overlay ? { overlay } : {}),
+    dns: () =>
+      new SandboxDnsProvider({ url: dnsEnv.DNS_SANDBOX_API, key: env.SUPABASE_SERVICE_ROLE_KEY }),
+    verifier: () => dnsEnv.verifier,
+    mail: () => mailpitSender(env.MAILBOX_URL!, 'Shortlane <noreply@shortlane.test>'),
+    returnOrigins: () => 'http://localhost:*',
+    serviceRoleKey: () => env.SUPABASE_SERVICE_ROLE_KEY,
+  });
+  async function call(authorization: string, method: string, path: string, body?: unknown) {
+    const response = await purchase(
+      new Request(`http://localhost/domain-purchase${path}`, {
+        method,
+        headers: {
+          authorization,
+          origin: 'http://localhost:45173',
+          'content-type': 'application/json',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    // deno-lint-ignore no-explicit-any -- each step reads its own answer's shape
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  }
+  const work = () => call(`Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`, 'POST', '/process');
+  return { call, work };
 }
