@@ -16,8 +16,9 @@ import { useViewer, type Viewer } from '../../state/appState.ts';
 /**
  * After creating a link the form sends the user to the homepage with ?alias=…&active=true
  * (link-creation 4); here that becomes the list's search for the new alias among active links.
+ * Answers true until then, so the list does not first read the unfiltered page.
  */
-function useCreatedAliasSearch() {
+function useCreatedAliasSearch(): boolean {
   const [params, setParams] = useSearchParams();
   const alias = params.get('alias');
   useEffect(() => {
@@ -36,6 +37,7 @@ function useCreatedAliasSearch() {
       { replace: true },
     );
   }, [alias, setParams]);
+  return alias != null;
 }
 
 /** The workspace whose links the dashboard lists: the team in team mode, else the user's own. */
@@ -75,11 +77,11 @@ export function Prefetch() {
 export default function DashboardPage() {
   const { productName } = useConfig();
   usePageTitle('Dashboard', productName);
-  useCreatedAliasSearch();
+  const rewritingAddress = useCreatedAliasSearch();
   const viewer = useViewer();
   const workspace = useDashboardScope(viewer);
 
-  if (workspace.status === 'loading') return <PageLoader />;
+  if (workspace.status === 'loading' || rewritingAddress) return <PageLoader />;
   if (workspace.status === 'error') {
     return (
       <Container size="lg" py="xl">
