@@ -15,9 +15,9 @@ const LINKS = 900;
 /**
  * LINKS links, link g created g minutes ago. Destinations carry words by position: "common" in
  * every 3rd link, "middling" in every 20th, "rare" in two old ones (one deleted), "burst" in the
- * newest 3 and
- * then only past the 600th; every 7th link is deleted. Aliases are "l<g>", with "x-rare-<g>" for
- * one more rare match by alias.
+ * newest 3 and then only past the 600th, "50%_off" in two old ones and look-alikes ("50xyoff",
+ * "50%yoff") in others; every 7th link is deleted. Aliases are "l<g>", with "x-rare-<g>" for one
+ * more rare match by alias, and "rare-both" for a link whose alias and destination both match.
  */
 async function linksOf(db: pg.ClientBase, accountId: string, userId: string, domainId: string) {
   await db.query(
@@ -28,13 +28,16 @@ async function linksOf(db: pg.ClientBase, accountId: string, userId: string, dom
          || case when g % 20 = 0 then '/middling' else '' end
          || case when g in (700, 850) then '/rare' else '' end
          || case when g <= 3 or g > 600 then '/burst' else '' end
+         || case when g in (640, 880) then '/50%_off' when g % 11 = 0 then '/50xyoff'
+              when g % 13 = 0 then '/50%yoff' else '' end
        from generate_series(1, $4::integer) as g
        returning id, url
      )
      insert into public.aliases (long_url_id, account_id, domain_id, alias, status, created_by,
        created_at)
      select u.id, $1, $3,
-       case when n.g = 820 then 'x-rare-' || n.g else 'l' || n.g end,
+       case when n.g = 820 then 'x-rare-' || n.g when n.g = 850 then 'rare-both'
+         else 'l' || n.g end,
        case when n.g % 7 = 0 then 'deleted' else 'active' end, $2,
        now() - make_interval(mins => n.g)
      from urls u
@@ -57,7 +60,7 @@ describe('search_links', () => {
            where a.account_id = $1 and a.status <> 'deleted'
              and (a.alias::text ilike $2 or u.url ilike $2)
            order by a.created_at desc, a.id desc limit $3`,
-          [account, `%${query}%`, limit],
+          [account, `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, limit],
         ).then((rows) => rows.map((row) => row.id));
       const search = (query: string, limit: number) =>
         asActor(db, user.id, (as) =>
@@ -72,10 +75,13 @@ describe('search_links', () => {
         ['common', 50, 50], // found within the first leg
         ['middling', 50, 39], // the first leg finds some, the second the rest (and the end)
         ['MIDDLING', 15, 15], // a full page in the second leg, case-insensitively
-        ['rare', 50, 2], // too few in the first leg: the trigram indexes (alias and URL)
+        ['rare', 50, 2], // too few in the first leg: the trigram indexes (alias and URL; the
+        // link matching by both comes once)
         ['burst', 4, 4], // 3 in the first leg, the second runs out: the trigram indexes
         ['burst', 50, 50],
         ['nowhere', 50, 0],
+        ['50%_off', 50, 2], // % and _ match themselves on the trigram path too
+        ['50%', 10, 10], // ...and on the walk
       ];
       for (const [query, limit, count] of cases) {
         const expected = await reference(query, limit);
