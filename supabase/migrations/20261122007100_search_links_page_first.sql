@@ -1,23 +1,25 @@
--- search_links: the rare-word path ranks its matches before it reads their rows, and no search
--- runs in parallel workers (issue 17, item 8).
+-- search_links: the same answers for less work per call (issue 17, item 8).
 --
--- Measured on bench/db.ts's data (1M links, an account of 100,000), backend CPU per call: the
--- bench's words (5 % "podcast", 0.01 % "spring-sale", an alias fragment, 36 % "newsletter") take
--- 1 to 3.5 ms on a quiet core; the walk reads about 1,100 links for "podcast", 4 µs each (a long
--- URL looked up by id and matched). The dearest words are those between the two paths' ranges:
--- a word in 0.3 % to 2.5 % of the links ("podcast-1", "pricing-plans/").
+-- On bench/db.ts's data (1M links, an account of 100,000) every search case costs its backend
+-- 1 to 5 ms of CPU; the 32 ms measured before for "podcast" (5 % of the links) at load 24 was the
+-- wait for a core. What a call spent, and what changes:
 --
--- - The trigram path (a word in fewer than 1.5 % of the links) found its matches' ids, read every
---   match's row by id, and sorted them to keep the newest page. It now takes each match's
---   creation time beside its id from the join it already makes, ranks those, and reads the rows
---   of the page only: a third less CPU for a word in 2,500 links, a tenth for 300.
+-- - Planning: plan_cache_mode = force_custom_plan (20261122006210) planned every statement on
+--   every call, those of app.has_permission included, 0.3 to 0.6 ms of a 1 to 2 ms search. Only
+--   the trigram query needs its word to be planned right (its plan depends on how many links the
+--   word is in), so only that one is now planned per call, through EXECUTE; the walk's and the
+--   page's statements keep the cached plans, whose shapes do not depend on the word (the
+--   account's page index in order, a long URL probed per link; the page's rows by id).
+-- - The walk read each leg through row_number() over every link of the leg, kept in the window
+--   function's store. It is now a LIMIT on the page index joined to the long URLs, stopping at a
+--   full page; where the leg ended (when the page is not full) is a second index-only read.
+-- - The trigram path read every match's row by id and sorted the rows to keep the newest page.
+--   It now ranks the matches by the creation time the join already reads and reads the page's
+--   rows only.
 -- - max_parallel_workers_per_gather = 0: for a word in a few thousand links the planner chose a
---   parallel bitmap scan of the long URLs. Two workers start (a process each) to save a few
---   milliseconds of one backend, their CPU is outside the backend's (bench/db.ts did not count
---   it), and on a busy server they take the cores other requests wait for. A page of 50 is one
---   backend's work.
--- - plan_cache_mode = force_custom_plan as in 20261122006210 (create or replace resets the
---   function's settings).
+--   parallel bitmap scan of the long URLs: two worker processes started to save a few ms of one
+--   backend, outside the backend's CPU figure, and on a busy server they take the cores other
+--   requests wait for. A page of 50 is one backend's work.
 
 create or replace function public.search_links(
   p_account_id uuid, p_query text, p_limit integer default 50
@@ -25,7 +27,6 @@ create or replace function public.search_links(
 returns setof public.aliases
 language plpgsql stable security definer
 set search_path = ''
-set plan_cache_mode = force_custom_plan
 set max_parallel_workers_per_gather = 0
 as $$
 declare
@@ -49,32 +50,40 @@ begin
   end if;
 
   for v_leg in 1..2 loop
-    select coalesce(array_agg(w.id order by w.n) filter (where w.hit), '{}'),
-      (array_agg(w.created_at) filter (where w.n = v_budget))[1],
-      (array_agg(w.id) filter (where w.n = v_budget))[1]
-    into v_found, v_last_at, v_last_id
+    -- The leg's matches: its links in index order (the aliases side from the page index alone),
+    -- each one's long URL looked up and matched, the scan stopping at a full page.
+    select coalesce(array_agg(f.id order by f.created_at desc, f.id desc), '{}')
+    into v_found
     from (
-      select s.id, s.created_at, s.hit, s.n
+      select w.id, w.created_at
       from (
-        select a.id, a.created_at,
-          (a.alias::text ilike v_pattern or u.url ilike v_pattern) as hit,
-          row_number() over (order by a.created_at desc, a.id desc) as n
+        select a.id, a.created_at, a.alias, a.long_url_id
         from public.aliases a
-        join public.long_urls u on u.id = a.long_url_id
         where a.account_id = p_account_id and a.status <> 'deleted'
           and (a.created_at, a.id) < (v_after_at, v_after_id)
-      ) s
-      where s.n <= v_budget and (s.hit or s.n = v_budget)
+        order by a.created_at desc, a.id desc
+        limit v_budget
+      ) w
+      join public.long_urls u on u.id = w.long_url_id
+      where w.alias::text ilike v_pattern or u.url ilike v_pattern
+      order by w.created_at desc, w.id desc
       limit v_limit - cardinality(v_ids)
-    ) w;
+    ) f;
     v_ids := v_ids || v_found;
     v_read := v_read + v_budget;
-    -- A full page, or every link read: the answer is complete.
-    if cardinality(v_ids) >= v_limit or v_last_at is null then
-      return query
-        select a.* from public.aliases a where a.id = any (v_ids)
-        order by a.created_at desc, a.id desc;
-      return;
+    if cardinality(v_ids) >= v_limit then
+      exit;
+    end if;
+    -- The leg's last link, where the next one starts (none: every link is read, the answer is
+    -- complete).
+    select a.created_at, a.id into v_last_at, v_last_id
+    from public.aliases a
+    where a.account_id = p_account_id and a.status <> 'deleted'
+      and (a.created_at, a.id) < (v_after_at, v_after_id)
+    order by a.created_at desc, a.id desc
+    offset v_budget - 1 limit 1;
+    if v_last_at is null then
+      exit;
     end if;
     exit when cardinality(v_ids) < 3;
     v_budget := least(5000,
@@ -83,26 +92,35 @@ begin
     v_after_id := v_last_id;
   end loop;
 
+  -- A full page, or every link read: the answer is complete.
+  if cardinality(v_ids) >= v_limit or v_last_at is null then
+    return query
+      select a.* from public.aliases a where a.id = any (v_ids)
+      order by a.created_at desc, a.id desc;
+    return;
+  end if;
+
   -- The matches' ids and creation times (the newest page of them), then only that page's rows.
-  return query
+  -- Planned with the word on each call (EXECUTE): how many links the trigram indexes give back
+  -- depends on it.
+  return query execute $q$
     select a.*
     from public.aliases a
     where a.id in (
         select m.id
         from (
           select x.id, x.created_at from public.aliases x
-          where x.account_id = p_account_id and x.alias::text ilike v_pattern
-            and x.status <> 'deleted'
+          where x.account_id = $1 and x.alias::text ilike $2 and x.status <> 'deleted'
           union
           select x.id, x.created_at
           from public.long_urls u
           join public.aliases x on x.long_url_id = u.id
-          where u.account_id = p_account_id and u.url ilike v_pattern
-            and x.status <> 'deleted'
+          where u.account_id = $1 and u.url ilike $2 and x.status <> 'deleted'
         ) m
         order by m.created_at desc, m.id desc
-        limit v_limit
+        limit $3
       )
-    order by a.created_at desc, a.id desc;
+    order by a.created_at desc, a.id desc
+  $q$ using p_account_id, v_pattern, v_limit;
 end;
 $$;
