@@ -1,25 +1,29 @@
--- search_links: the same answers for less work per call (issue 17, item 8).
+-- search_links: the same answers for a little less work per call (issue 17, item 8).
 --
--- On bench/db.ts's data (1M links, an account of 100,000) every search case costs its backend
--- 1 to 5 ms of CPU; the 32 ms measured before for "podcast" (5 % of the links) at load 24 was the
--- wait for a core. What a call spent, and what changes:
+-- On bench/db.ts's data (1M links, an account of 100,000) every search case already cost its
+-- backend 1 to 9 ms of CPU at load 10 on 2 cores; the 32 ms measured before for "podcast" (5 % of
+-- the links) at load 24 was the wait for a core. Measured side by side (same session, calls
+-- interleaved, median CPU of 20, load 10.5), before / after: "podcast" 5.95 / 5.40 ms, a word in
+-- 2.5 % 9.14 / 8.88, in 0.3 % 5.86 / 5.32, "newsletter" 1.11 / 1.00, "spring-sale" 2.63 / 2.59.
+-- What a middling word costs is the walk's long URL lookup, about four random buffer reads per
+-- link (docs/scaling.md). The changes:
 --
 -- - Planning: plan_cache_mode = force_custom_plan (20261122006210) planned every statement on
---   every call, those of app.has_permission included, 0.3 to 0.6 ms of a 1 to 2 ms search. Only
---   the trigram query needs its word to be planned right (its plan depends on how many links the
---   word is in), so only that one is now planned per call, through EXECUTE; the walk's and the
---   page's statements keep the cached plans, whose shapes do not depend on the word (the
---   account's page index in order, a long URL probed per link; the page's rows by id).
+--   every call, app.has_permission's included. Only the trigram query needs its word to be
+--   planned right (its plan depends on how many links the word is in), so only that one is now
+--   planned per call, through EXECUTE; the walk's and the page's statements keep cached plans,
+--   whose shapes do not depend on the word (the account's page index in order with a long URL
+--   probed per link; the page's rows by id).
 -- - The walk read each leg through row_number() over every link of the leg, kept in the window
 --   function's store. It is now a LIMIT on the page index joined to the long URLs, stopping at a
---   full page; where the leg ended (when the page is not full) is a second index-only read.
+--   full page; where the leg ended (when the page is not full) is a second, index-only read.
 -- - The trigram path read every match's row by id and sorted the rows to keep the newest page.
---   It now ranks the matches by the creation time the join already reads and reads the page's
+--   It now ranks the matches by the creation time its join already reads, then reads the page's
 --   rows only.
 -- - max_parallel_workers_per_gather = 0: for a word in a few thousand links the planner chose a
 --   parallel bitmap scan of the long URLs: two worker processes started to save a few ms of one
---   backend, outside the backend's CPU figure, and on a busy server they take the cores other
---   requests wait for. A page of 50 is one backend's work.
+--   backend, their CPU outside the backend's figure, and on a busy server they take the cores
+--   other requests wait for. A page of 50 is one backend's work.
 
 create or replace function public.search_links(
   p_account_id uuid, p_query text, p_limit integer default 50
