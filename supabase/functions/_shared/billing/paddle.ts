@@ -121,17 +121,21 @@ export function createPaddleBilling(
     setCustomData: (id, customData) => paddle.subscriptions.update(id, { customData }),
     paymentMethodTransaction: (id) => paddle.subscriptions.getPaymentMethodChangeTransaction(id),
     refund: (transactionId, reason, items) =>
-      paddle.adjustments.create({
-        action: 'refund',
-        type: 'partial',
-        transactionId,
-        reason,
-        items: items.map((item) => ({
-          itemId: item.itemId,
-          type: 'partial',
-          amount: String(item.amount),
-        })),
-      }),
+      paddle.adjustments.create(
+        items === 'full'
+          ? { action: 'refund', type: 'full', transactionId, reason }
+          : {
+              action: 'refund',
+              type: 'partial',
+              transactionId,
+              reason,
+              items: items.map((item) => ({
+                itemId: item.itemId,
+                type: 'partial',
+                amount: String(item.amount),
+              })),
+            },
+      ),
     refunds: async (transactionId) => {
       const found = [];
       for await (const adjustment of paddle.adjustments.list({
