@@ -69,5 +69,15 @@ export function paddleReplay(env: StackEnv) {
     return events.filter((event) => ids.some((id) => JSON.stringify(event.data).includes(id)));
   }
 
-  return { deliver, eventsAbout };
+  /** Paddle's review of a pending refund, through the sandbox's control. */
+  async function decideRefund(adjustmentId: string, decision: 'approve' | 'reject') {
+    const response = await fetch(
+      `${env.PADDLE_API_BASE}/_sandbox/adjustments/${adjustmentId}/${decision}`,
+      { method: 'POST', headers: { authorization: `Bearer ${env.PADDLE_API_KEY}` } },
+    );
+    if (!response.ok) throw new Error(`${decision} ${adjustmentId}: ${await response.text()}`);
+    await response.body?.cancel();
+  }
+
+  return { deliver, eventsAbout, decideRefund };
 }
