@@ -80,6 +80,8 @@ test('staff refund a Paddle order: refund pending until Paddle approves it, then
   await expect(page.getByTestId('subscribed-plan')).toHaveText(/You are now on Pro/, {
     timeout: 60_000,
   });
+  // The checkout started a trial: the renewal is the paid transaction.
+  await renewNow(customer, 'paid', 2);
 
   const staff = await makeStaff(await factories.createConfirmedUser());
   const kiosk = await (await browser.newContext()).newPage();
@@ -105,6 +107,7 @@ test('staff refund a Paddle order: refund pending until Paddle approves it, then
     .select('billing_id')
     .eq('user_id', customer.id)
     .eq('billing_type', 2)
+    .eq('status', 48)
     .single();
   if (order.error) throw order.error;
   await approvePaddleRefund(order.data.billing_id as string);
