@@ -1607,6 +1607,9 @@ export type Database = {
           currency: string;
           id: string;
           purchase_source: string | null;
+          refund_id: string | null;
+          refund_status: string | null;
+          refund_synced_at: string | null;
           status: number;
           updated_at: string;
           user_id: string | null;
@@ -1621,6 +1624,9 @@ export type Database = {
           currency: string;
           id?: string;
           purchase_source?: string | null;
+          refund_id?: string | null;
+          refund_status?: string | null;
+          refund_synced_at?: string | null;
           status?: number;
           updated_at?: string;
           user_id?: string | null;
@@ -1635,6 +1641,9 @@ export type Database = {
           currency?: string;
           id?: string;
           purchase_source?: string | null;
+          refund_id?: string | null;
+          refund_status?: string | null;
+          refund_synced_at?: string | null;
           status?: number;
           updated_at?: string;
           user_id?: string | null;
