@@ -190,8 +190,15 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
         });
         return envelope({ url: `${options.publicUrl}/invoices/${transaction.id}.pdf?${query}` });
       }
-      case 'GET subscriptions/:id':
-        return envelope(world.subscription(id!));
+      case 'GET subscriptions/:id': {
+        const subscription = world.subscription(id!);
+        const include = new URL(request.url).searchParams.get('include')?.split(',') ?? [];
+        return envelope(
+          include.includes('next_transaction')
+            ? { ...subscription, next_transaction: oneTimeCharges.nextTransaction(subscription) }
+            : subscription,
+        );
+      }
       case 'PATCH subscriptions/:id':
         return envelope(lifecycle.update(id!, await bodyOf(request)));
       case 'PATCH subscriptions/:id/preview':
