@@ -1929,6 +1929,7 @@ export type Database = {
           period_ends_at: string;
           period_starts_at: string;
           provider_item_id: string | null;
+          provider_requested_at: string | null;
           reported_at: string | null;
           status: string;
           subscription_id: string | null;
@@ -1949,6 +1950,7 @@ export type Database = {
           period_ends_at: string;
           period_starts_at: string;
           provider_item_id?: string | null;
+          provider_requested_at?: string | null;
           reported_at?: string | null;
           status?: string;
           subscription_id?: string | null;
@@ -1969,6 +1971,7 @@ export type Database = {
           period_ends_at?: string;
           period_starts_at?: string;
           provider_item_id?: string | null;
+          provider_requested_at?: string | null;
           reported_at?: string | null;
           status?: string;
           subscription_id?: string | null;

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { createClient } from '@supabase/supabase-js';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { createStripeWebhookHandler } from '../stripe-webhook/handler.ts';
 import { webhookTesting } from '../stripe-webhook/testing.ts';
 import { createKioskBillingHandler } from './handler.ts';
-import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
-import { paddleReplay } from '../paddle-webhook/testing.ts';
+import { paddleReplay, paddleSubscriber } from '../paddle-webhook/testing.ts';
 
 /**
  * kiosk-billing against the stack and its Stripe sandbox: staff refund a paid order and cancel
@@ -114,64 +112,9 @@ Deno.test('kiosk-billing: refund an order, cancel a subscription', async (t) => 
   }
 });
 
-/** A customer who paid a Paddle Pro checkout in the sandbox's overlay. */
-async function paddleSubscriber() {
-  const db = sql();
-  const paddle = overlayBillingFromEnv();
-  const email = `kiosk-paddle-${crypto.randomUUID().slice(0, 8)}@functions.test`;
-  const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
-    auth: { persistSession: false, autoRefreshToken: false },
-  });
-  const created = await admin.auth.admin.createUser({
-    email,
-    password: `Pw-${crypto.randomUUID()}`,
-    email_confirm: true,
-  });
-  if (created.error) throw created.error;
-  const [user] = await db<{ account: string }[]>`
-    select personal_account_id as account from public.profiles where id = ${created.data.user.id}`;
-  assert.ok(user);
-  const [price] = await db<{ id: string }[]>`
-    select pp.id::text from public.plan_prices pp join public.plans p on p.id = pp.plan_id
-    where p.name = 'pro' and pp.interval = 'yearly' and pp.currency = 'USD'`;
-  const customer = await paddle.createCustomer({
-    email,
-    customData: { account_id: user.account },
-  });
-  const transaction = await paddle.createCheckout({
-    customerId: customer.id,
-    unitAmount: 12900,
-    currency: 'USD',
-    interval: 'year',
-    productName: 'Shortlane Pro',
-    priceName: 'Shortlane Pro (yearly)',
-    trialDays: 0,
-    checkoutUrl: 'http://localhost:45173/paddle/payment',
-    customData: { account_id: user.account, plan_price_id: price!.id },
-  });
-  const paid = await fetch(`${env.PADDLE_API_BASE}/checkout/${transaction.id}/pay`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      token: env.PADDLE_CLIENT_TOKEN!,
-      parent_origin: 'http://localhost:45173',
-      email,
-      country: 'US',
-      postcode: '10001',
-      cardNumber: '4242 4242 4242 4242',
-      cardholder: 'Kiosk Test',
-      expiry: '12/34',
-      cvc: '123',
-    }),
-  });
-  assert.match(await paid.text(), /checkout\.completed/);
-  const subscriptionId = (await paddle.retrieveTransaction(transaction.id)).subscriptionId!;
-  return { db, paddle, account: user.account, transactionId: transaction.id, subscriptionId };
-}
-
 Deno.test('kiosk-billing: cancel a Paddle subscription now, audited', async () => {
   try {
-    const { db, paddle, subscriptionId } = await paddleSubscriber();
+    const { db, paddle, subscriptionId } = await paddleSubscriber(env);
     const row = await until(async () => {
       const [found] = await db<{ id: string }[]>`
         select id from public.subscriptions where billing_type = 2 and billing_id = ${subscriptionId}`;
@@ -195,7 +138,7 @@ Deno.test(
   'kiosk-billing: refund a Paddle order — pending until Paddle approves, then 51',
   async (t) => {
     try {
-      const { db, paddle, transactionId } = await paddleSubscriber();
+      const { db, paddle, transactionId } = await paddleSubscriber(env);
       const { deliver, eventsAbout, decideRefund } = paddleReplay(env);
       const staff = await userAuthorization(env, STAFF);
       // The stack's own notifications make the paid transaction an order.
@@ -273,7 +216,7 @@ Deno.test(
   'kiosk-billing: a Paddle refund rejected leaves the order paid, and can be asked again',
   async () => {
     try {
-      const { db, paddle, transactionId } = await paddleSubscriber();
+      const { db, paddle, transactionId } = await paddleSubscriber(env);
       const { decideRefund } = paddleReplay(env);
       const staff = await userAuthorization(env, STAFF);
       const order = await until(async () => {

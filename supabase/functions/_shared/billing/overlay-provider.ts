@@ -91,6 +91,12 @@ export interface OverlayBilling {
    */
   chargeOnce(subscriptionId: string, charge: OneTimeCharge): Promise<Subscription>;
   /**
+   * Whether a one-time charge whose custom data holds every entry of `customData` waits for the
+   * subscription's next renewal (its next transaction): how a caller that may have charged
+   * already, its answer lost, finds out before charging again.
+   */
+  hasPendingCharge(subscriptionId: string, customData: Record<string, string>): Promise<boolean>;
+  /**
    * Moves the subscription's item to another price with its custom data; a charge the card
    * refuses changes nothing (Paddle's `prevent_change`, an ApiError).
    */

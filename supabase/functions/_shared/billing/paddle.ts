@@ -106,6 +106,18 @@ export function createPaddleBilling(
           },
         ],
       }),
+    hasPendingCharge: async (subscriptionId, customData) => {
+      const subscription = await paddle.subscriptions.get(subscriptionId, {
+        include: ['next_transaction'],
+      });
+      // The lines name their price entities; the custom data is on those.
+      for (const line of subscription.nextTransaction?.details.lineItems ?? []) {
+        const price = await paddle.prices.get(line.priceId);
+        const data = (price.customData ?? {}) as Record<string, unknown>;
+        if (Object.entries(customData).every(([key, value]) => data[key] === value)) return true;
+      }
+      return false;
+    },
     changePrice: (id, price, customData, billing) =>
       paddle.subscriptions.update(id, {
         items: [{ quantity: 1, price: planPrice(price) }],
