@@ -135,8 +135,11 @@ export async function subscribeToPro(page: Page, user: TestUser) {
   });
 }
 
-/** The sandbox's test clock: the period (or the trial) ends now and its charge succeeds or fails. */
-export async function renewNow(user: TestUser, outcome: 'paid' | 'failed') {
+/**
+ * The sandbox's test clock: the period (or the trial) ends now and its charge succeeds or fails,
+ * at Stripe (billing type 1) or Paddle (2).
+ */
+export async function renewNow(user: TestUser, outcome: 'paid' | 'failed', billingType: 1 | 2 = 1) {
   const env = stackEnv();
   const admin = nodeSupabaseClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY);
   const profile = await admin
@@ -149,19 +152,27 @@ export async function renewNow(user: TestUser, outcome: 'paid' | 'failed') {
     .from('subscriptions')
     .select('billing_id')
     .eq('account_id', profile.data.personal_account_id)
-    .eq('billing_type', 1)
+    .eq('billing_type', billingType)
     .single();
   if (subscription.error) throw subscription.error;
-  const response = await fetch(
-    `${env.STRIPE_API_BASE}/_sandbox/subscriptions/${subscription.data.billing_id}/renew`,
-    {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${env.STRIPE_SECRET_KEY}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: `outcome=${outcome}`,
-    },
-  );
+  const id = subscription.data.billing_id as string;
+  const response =
+    billingType === 2
+      ? await fetch(`${env.PADDLE_API_BASE}/_sandbox/subscriptions/${id}/renew`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${env.PADDLE_API_KEY}`,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ outcome: outcome === 'failed' ? 'failed' : 'charge' }),
+        })
+      : await fetch(`${env.STRIPE_API_BASE}/_sandbox/subscriptions/${id}/renew`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${env.STRIPE_SECRET_KEY}`,
+            'content-type': 'application/x-www-form-urlencoded',
+          },
+          body: `outcome=${outcome}`,
+        });
   expect(response.status).toBe(200);
 }

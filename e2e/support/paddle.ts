@@ -1,3 +1,4 @@
+import { expect, type FrameLocator, type Page } from '@playwright/test';
 import type { StackEnv } from '../../supabase/local/src/stack.ts';
 import type { TestUser } from './factories.ts';
 import { nodeSupabaseClient } from './supabase.ts';
@@ -42,4 +43,28 @@ export async function preferPaddle(
     );
   if (row.error) throw new Error(`Billing customer not stored: ${row.error.message}`);
   return body.data.id;
+}
+
+/** Fills the sandbox overlay's card form and submits it. */
+export async function payWith(checkout: FrameLocator, card: string, button = 'Subscribe now') {
+  await checkout.getByLabel('ZIP/Postcode').fill('10001');
+  await checkout.getByLabel('Card number').fill(card);
+  await checkout.getByLabel('Name on card').fill('E2E Buyer');
+  await checkout.getByLabel('Expiration date').fill('12/34');
+  await checkout.getByLabel('Security code').fill('123');
+  await checkout.getByRole('button', { name: button }).click();
+}
+
+/** The pricing page's "Choose Pro" (yearly) opening Paddle's overlay for its transaction. */
+export async function openProOverlay(page: Page): Promise<FrameLocator> {
+  await page.goto('/app/pricing');
+  await expect(page.getByRole('radio', { name: 'Yearly' })).toBeChecked();
+  const pro = page
+    .getByRole('article')
+    .filter({ has: page.getByRole('heading', { name: 'Pro', exact: true }) });
+  await pro.getByRole('button', { name: 'Choose Pro' }).click();
+  await page.waitForURL(/\/paddle\/payment\?_ptxn=txn_[a-z0-9]{26}$/);
+  const checkout = page.frameLocator('iframe[name="paddle_frame"]');
+  await expect(checkout.getByRole('heading', { name: 'Shortlane Pro' })).toBeVisible();
+  return checkout;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { FrameLocator, Page } from '@playwright/test';
-import { preferPaddle } from '../support/paddle.ts';
+import type { Page } from '@playwright/test';
+import { openProOverlay, payWith, preferPaddle } from '../support/paddle.ts';
 import { expect, test } from '../support/fixtures.ts';
 import type { TestUser } from '../support/factories.ts';
 import { logIn, serviceClient } from '../support/shell.ts';
@@ -16,28 +16,6 @@ import { makeStaff } from './kiosk-support.ts';
  * control) and paid from the past-due page, and an organization's checkout with a coupon (a
  * Paddle discount) that lands on the organization's success page.
  */
-
-async function payWith(checkout: FrameLocator, card: string, button = 'Subscribe now') {
-  await checkout.getByLabel('ZIP/Postcode').fill('10001');
-  await checkout.getByLabel('Card number').fill(card);
-  await checkout.getByLabel('Name on card').fill('E2E Buyer');
-  await checkout.getByLabel('Expiration date').fill('12/34');
-  await checkout.getByLabel('Security code').fill('123');
-  await checkout.getByRole('button', { name: button }).click();
-}
-
-async function openProOverlay(page: Page): Promise<FrameLocator> {
-  await page.goto('/app/pricing');
-  await expect(page.getByRole('radio', { name: 'Yearly' })).toBeChecked();
-  const pro = page
-    .getByRole('article')
-    .filter({ has: page.getByRole('heading', { name: 'Pro', exact: true }) });
-  await pro.getByRole('button', { name: 'Choose Pro' }).click();
-  await page.waitForURL(/\/paddle\/payment\?_ptxn=txn_[a-z0-9]{26}$/);
-  const checkout = page.frameLocator('iframe[name="paddle_frame"]');
-  await expect(checkout.getByRole('heading', { name: 'Shortlane Pro' })).toBeVisible();
-  return checkout;
-}
 
 test.describe('subscribing through the Paddle overlay (billing type 2)', () => {
   test('Pro yearly with 4242…: the overlay completes, the success page shows Pro, cancel and resume work', async ({

@@ -1607,6 +1607,9 @@ export type Database = {
           currency: string;
           id: string;
           purchase_source: string | null;
+          refund_id: string | null;
+          refund_status: string | null;
+          refund_synced_at: string | null;
           status: number;
           updated_at: string;
           user_id: string | null;
@@ -1621,6 +1624,9 @@ export type Database = {
           currency: string;
           id?: string;
           purchase_source?: string | null;
+          refund_id?: string | null;
+          refund_status?: string | null;
+          refund_synced_at?: string | null;
           status?: number;
           updated_at?: string;
           user_id?: string | null;
@@ -1635,6 +1641,9 @@ export type Database = {
           currency?: string;
           id?: string;
           purchase_source?: string | null;
+          refund_id?: string | null;
+          refund_status?: string | null;
+          refund_synced_at?: string | null;
           status?: number;
           updated_at?: string;
           user_id?: string | null;
@@ -1920,6 +1929,7 @@ export type Database = {
           period_ends_at: string;
           period_starts_at: string;
           provider_item_id: string | null;
+          provider_requested_at: string | null;
           reported_at: string | null;
           status: string;
           subscription_id: string | null;
@@ -1940,6 +1950,7 @@ export type Database = {
           period_ends_at: string;
           period_starts_at: string;
           provider_item_id?: string | null;
+          provider_requested_at?: string | null;
           reported_at?: string | null;
           status?: string;
           subscription_id?: string | null;
@@ -1960,6 +1971,7 @@ export type Database = {
           period_ends_at?: string;
           period_starts_at?: string;
           provider_item_id?: string | null;
+          provider_requested_at?: string | null;
           reported_at?: string | null;
           status?: string;
           subscription_id?: string | null;

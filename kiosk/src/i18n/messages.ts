@@ -18,6 +18,7 @@ export const KIOSK_MESSAGES = {
   'kiosk.zones.created': 'Zone created: set its name servers at the registrar',
   'kiosk.billing.cancelled': 'Subscription cancelled',
   'kiosk.billing.refunded': 'Order refunded',
+  'kiosk.billing.refund_pending': 'Refund requested: the order is refunded once Paddle approves it',
   'kiosk.sso.verified': 'Domain verified for single sign-on',
 } as const;
 

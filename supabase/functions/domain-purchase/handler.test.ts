@@ -244,6 +244,16 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       assert.equal(row!.expires_at.toISOString().slice(0, 10), (await expiry()).slice(0, 10));
     });
 
+    const stripe = async (path: string, method = 'GET') => {
+      const answer = await fetch(`${env.STRIPE_API_BASE}/v1/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${env.STRIPE_SECRET_KEY}` },
+      });
+      // deno-lint-ignore no-explicit-any -- Stripe's objects, read field by field
+      const body = (await answer.json()) as Record<string, any>;
+      assert.equal(answer.status, 200, JSON.stringify(body));
+      return body;
+    };
     const mailsTo = async (to: string) => {
       const list = await fetch(`${env.MAILBOX_URL}/api/v1/search?query=to:${to}`);
       return ((await list.json()) as { messages: { Subject: string }[] }).messages;
@@ -255,16 +265,44 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
             and type = 'domain.renewal_failed' order by created_at`
       ).map((row) => row.title);
 
-    await t.step('the registrar refusing a paid renewal notifies the owner', async () => {
-      await control.failNext({ operation: 'renew', domainName: `${name}.io`, error: 'payment' });
-      await renew('paid');
-      await until(async () => {
-        await work();
-        return (await notified()).length === 1 ? true : null;
-      });
-      assert.equal(await purchasedStatus('renewal_failed'), true);
-      assert.equal((await mailsTo(buyer.email)).length, 1);
-    });
+    await t.step(
+      'the registrar refusing a paid renewal refunds it, then tells the owner so',
+      async () => {
+        await control.failNext({ operation: 'renew', domainName: `${name}.io`, error: 'payment' });
+        await renew('paid');
+        await until(async () => {
+          await work();
+          return (await notified()).length === 1 ? true : null;
+        });
+        assert.equal(await purchasedStatus('renewal_failed'), true);
+        // The renewal's own invoice gave the name's price back, once; its order is refunded.
+        const [renewal] = await sql()<
+          { status: number; billing_id: string; amount: string; refunded: string; reason: string }[]
+        >`
+          select o.status, o.billing_id, o.amount::text, i.refunded_amount::text as refunded,
+            i.refund_reason as reason
+          from public.orders o join public.order_items i on i.order_id = o.id
+          where o.account_id = (select personal_account_id from public.profiles
+              where id = ${buyer.id})
+            and o.purchase_source = 'domain-renewal'
+          order by o.created_at desc limit 1`;
+        assert.equal(renewal!.status, 51);
+        assert.equal(renewal!.refunded, renewal!.amount);
+        assert.match(renewal!.reason, /registrar refused the renewal.*was refunded/);
+        const payments = await stripe(`invoice_payments?invoice=${renewal!.billing_id}`);
+        const intent = payments.data[0].payment.payment_intent;
+        const events = await stripe('events?type=charge.refunded&limit=100');
+        // deno-lint-ignore no-explicit-any -- the event list's rows
+        const charge = events.data.find((e: any) => e.data.object.payment_intent === intent);
+        assert.equal(charge?.data.object.amount_refunded, Number(renewal!.amount));
+        const [row] = await sql()<{ body: string }[]>`
+          select body from public.notifications where user_id = ${buyer.id}
+            and type = 'domain.renewal_failed'`;
+        assert.match(row!.body, /The renewal payment was refunded\./);
+        const mails = await mailsTo(buyer.email);
+        assert.equal(mails.length, 1);
+      },
+    );
 
     await t.step(
       'a failed renewal payment notifies the owner by notification and mail',
@@ -291,16 +329,6 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       },
     );
 
-    const stripe = async (path: string, method = 'GET') => {
-      const answer = await fetch(`${env.STRIPE_API_BASE}/v1/${path}`, {
-        method,
-        headers: { authorization: `Bearer ${env.STRIPE_SECRET_KEY}` },
-      });
-      // deno-lint-ignore no-explicit-any -- Stripe's objects, read field by field
-      const body = (await answer.json()) as Record<string, any>;
-      assert.equal(answer.status, 200, JSON.stringify(body));
-      return body;
-    };
     /** What Stripe refunded of the order's first payment (charge.refunded events). */
     const refundedAtStripe = async (orderId: string) => {
       const [invoice] = await sql()<{ billing_id: string }[]>`

@@ -8,14 +8,17 @@
  *                   (verified when the check passed; otherwise the verifier keeps trying).
  *                   A refusal fails the name with the registrar's reason and removes the zone;
  *                   an order left with no name cancels its subscription (nothing renews).
- *   renewing        the paid renewal is renewed at the registrar (one year).
+ *   renewing        the paid renewal is renewed at the registrar (one year); a refusal owes
+ *                   the renewal's price for the name back (refund, then renewal_failed).
  *   renewal_failed  the owner is mailed, then notified (app.domain_renewal_notified).
  *   refund          a paid name that was not registered (refused by the registrar, or added as
  *                   someone's branded domain meanwhile): its order item's amount is refunded
  *                   on the order's first invoice (idempotent per name; a Stripe refund, or
  *                   for a Paddle order a refund adjustment on its transaction), recorded
  *                   (app.record_domain_refund), and the order's yearly subscription is lowered
- *                   to the names still alive, or cancelled when none is.
+ *                   to the names still alive, or cancelled when none is. A paid renewal the
+ *                   registrar refused is refunded the same way on the renewal's own invoice
+ *                   (the subscription is left as it is), before the owner is told.
  *
  * The registrar being unreachable leaves the row for a later run.
  */
@@ -170,13 +173,16 @@ interface RefundTarget {
   amount: string;
   currency: string;
   reason: string | null;
+  /** Set when the refund is of a refused renewal: the renewal's order. */
+  renewal_order_id: string | null;
 }
 
 /** A failed paid name's money back, then the order's renewal price without it. */
 async function refund(work: Work, deps: WorkerDeps): Promise<string> {
   const { db } = deps;
   const [target] = await db<RefundTarget[]>`
-    select invoice_id, amount::text, currency, reason from app.domain_refund_target(${work.id})`;
+    select invoice_id, amount::text, currency, reason, renewal_order_id
+    from app.domain_refund_target(${work.id})`;
   if (!target) return 'stale';
   if (!target.invoice_id) {
     // The first invoice's webhook has not arrived yet.
@@ -186,17 +192,22 @@ async function refund(work: Work, deps: WorkerDeps): Promise<string> {
   let refundId: string;
   try {
     const paddle = (await billingTypeOf(work, deps)) === 2;
+    const renewal = target.renewal_order_id;
     refundId = paddle
       ? await refundPaddle(work, target.invoice_id, target, deps)
       : (
           await deps.documents().refundInvoice(target.invoice_id, target.reason, {
             amount: Number(target.amount),
-            idempotencyKey: `domain-refund-${work.id}`,
+            // Once per name, and once per renewal of it.
+            idempotencyKey: renewal
+              ? `domain-renewal-refund-${work.id}-${renewal}`
+              : `domain-refund-${work.id}`,
           })
         ).id;
     // Before the refund is recorded, so a failure here retries both (the refund answers the
-    // first one again, the price is compared first).
-    await lowerRenewal(work, deps, paddle);
+    // first one again, the price is compared first). A refused renewal keeps its name on the
+    // subscription: the registrar may take the next one.
+    if (!renewal) await lowerRenewal(work, deps, paddle);
   } catch (error) {
     console.error(`domain-purchase: refund of ${work.domain}`, error);
     await db`select app.release_domain_work(${work.id}, ${target.reason})`;
@@ -225,7 +236,8 @@ async function refundPaddle(
   deps: WorkerDeps,
 ): Promise<string> {
   const overlay = deps.overlay();
-  const reason = `${work.domain}: ${target.reason ?? 'not registered'}`.slice(0, 500);
+  const what = target.renewal_order_id ? `${work.domain} renewal` : work.domain;
+  const reason = `${what}: ${target.reason ?? 'not registered'}`.slice(0, 500);
   const earlier = (await overlay.refunds(transactionId)).filter(
     (adjustment) => adjustment.status !== 'rejected',
   );
@@ -378,14 +390,23 @@ async function renew(work: Work, deps: WorkerDeps): Promise<string> {
 }
 
 async function notifyOwner(work: Work, deps: WorkerDeps): Promise<string> {
-  const [row] = await deps.db<{ problem: string | null; expires_at: Date | null }[]>`
-    select problem, expires_at from public.purchased_domains where id = ${work.id}`;
+  // A renewal the registrar refused was paid, then refunded: nothing for the owner to pay.
+  const [row] = await deps.db<
+    { problem: string | null; expires_at: Date | null; refunded: string | null }[]
+  >`
+    select d.problem, d.expires_at,
+      (select nullif(i.refunded_amount, 0)::text from public.order_items i
+       where i.order_id = d.renewal_order_id and i.kind = 'domain'
+         and i.description = 'Renewal: ' || d.domain::text limit 1) as refunded
+    from public.purchased_domains d where d.id = ${work.id}`;
   if (work.owner_email) {
     const expires = row?.expires_at ? row.expires_at.toISOString().slice(0, 10) : 'soon';
     const text =
       `The renewal of ${work.domain} did not go through. ${row?.problem ?? ''}\n\n` +
       `The domain expires on ${expires}; after that its short links stop working. ` +
-      `Update your payment method in your settings so the renewal can be paid.`;
+      (row?.refunded
+        ? `Nothing was charged for this renewal in the end: its payment went back to you.`
+        : `Update your payment method in your settings so the renewal can be paid.`);
     try {
       await deps.mail().send({
         to: work.owner_email,

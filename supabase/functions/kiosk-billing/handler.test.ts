@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
-import { createClient } from '@supabase/supabase-js';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { createStripeWebhookHandler } from '../stripe-webhook/handler.ts';
 import { webhookTesting } from '../stripe-webhook/testing.ts';
 import { createKioskBillingHandler } from './handler.ts';
-import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
+import { paddleReplay, paddleSubscriber } from '../paddle-webhook/testing.ts';
 
 /**
  * kiosk-billing against the stack and its Stripe sandbox: staff refund a paid order and cancel
@@ -115,56 +114,7 @@ Deno.test('kiosk-billing: refund an order, cancel a subscription', async (t) => 
 
 Deno.test('kiosk-billing: cancel a Paddle subscription now, audited', async () => {
   try {
-    const db = sql();
-    const paddle = overlayBillingFromEnv();
-    const email = `kiosk-paddle-${crypto.randomUUID().slice(0, 8)}@functions.test`;
-    const admin = createClient(env.SUPABASE_URL, env.SUPABASE_SERVICE_ROLE_KEY, {
-      auth: { persistSession: false, autoRefreshToken: false },
-    });
-    const created = await admin.auth.admin.createUser({
-      email,
-      password: `Pw-${crypto.randomUUID()}`,
-      email_confirm: true,
-    });
-    if (created.error) throw created.error;
-    const [user] = await db<{ account: string }[]>`
-      select personal_account_id as account from public.profiles where id = ${created.data.user.id}`;
-    assert.ok(user);
-    const [price] = await db<{ id: string }[]>`
-      select pp.id::text from public.plan_prices pp join public.plans p on p.id = pp.plan_id
-      where p.name = 'pro' and pp.interval = 'yearly' and pp.currency = 'USD'`;
-    const customer = await paddle.createCustomer({
-      email,
-      customData: { account_id: user.account },
-    });
-    const transaction = await paddle.createCheckout({
-      customerId: customer.id,
-      unitAmount: 12900,
-      currency: 'USD',
-      interval: 'year',
-      productName: 'Shortlane Pro',
-      priceName: 'Shortlane Pro (yearly)',
-      trialDays: 0,
-      checkoutUrl: 'http://localhost:45173/paddle/payment',
-      customData: { account_id: user.account, plan_price_id: price!.id },
-    });
-    const paid = await fetch(`${env.PADDLE_API_BASE}/checkout/${transaction.id}/pay`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({
-        token: env.PADDLE_CLIENT_TOKEN!,
-        parent_origin: 'http://localhost:45173',
-        email,
-        country: 'US',
-        postcode: '10001',
-        cardNumber: '4242 4242 4242 4242',
-        cardholder: 'Kiosk Test',
-        expiry: '12/34',
-        cvc: '123',
-      }),
-    });
-    assert.match(await paid.text(), /checkout\.completed/);
-    const subscriptionId = (await paddle.retrieveTransaction(transaction.id)).subscriptionId!;
+    const { db, paddle, subscriptionId } = await paddleSubscriber(env);
     const row = await until(async () => {
       const [found] = await db<{ id: string }[]>`
         select id from public.subscriptions where billing_type = 2 and billing_id = ${subscriptionId}`;
@@ -183,3 +133,124 @@ Deno.test('kiosk-billing: cancel a Paddle subscription now, audited', async () =
     await closeSql();
   }
 });
+
+Deno.test(
+  'kiosk-billing: refund a Paddle order — pending until Paddle approves, then 51',
+  async (t) => {
+    try {
+      const { db, paddle, transactionId } = await paddleSubscriber(env);
+      const { deliver, eventsAbout, decideRefund } = paddleReplay(env);
+      const staff = await userAuthorization(env, STAFF);
+      // The stack's own notifications make the paid transaction an order.
+      const order = await until(async () => {
+        const [row] = await db<{ id: string }[]>`
+        select id from public.orders
+        where billing_type = 2 and billing_id = ${transactionId} and status = 48`;
+        return row?.id;
+      });
+      const orderState = async () => {
+        const [row] = await db<{ status: number; refund_status: string | null }[]>`
+        select status, refund_status from public.orders where id = ${order}`;
+        return row!;
+      };
+
+      let adjustmentId = '';
+      await t.step('a full refund adjustment, stored as pending, audited', async () => {
+        const done = await call(staff, { action: 'refund_order', order_id: order });
+        assert.equal(done.status, 200, JSON.stringify(done.body));
+        assert.deepEqual(
+          { status: done.body.order.status, refund_status: done.body.order.refund_status },
+          { status: 48, refund_status: 'pending_approval' },
+        );
+        const [adjustment, ...others] = await paddle.refunds(transactionId);
+        assert.equal(others.length, 0);
+        assert.equal(adjustment!.type, 'full');
+        assert.equal(adjustment!.status, 'pending_approval');
+        assert.equal(adjustment!.totals?.total, '12900');
+        adjustmentId = adjustment!.id;
+        const audits = await db<{ details: { refund: string; refund_status: string } }[]>`
+        select details from public.kiosk_audit_log
+        where action = 'order.refunded' and details ->> 'order_id' = ${order}`;
+        assert.deepEqual(
+          audits.map((audit) => [audit.details.refund, audit.details.refund_status]),
+          [[adjustmentId, 'pending_approval']],
+        );
+        // Asked again while Paddle reviews it: refused, nothing more at Paddle.
+        const again = await call(staff, { action: 'refund_order', order_id: order });
+        assert.equal(again.status, 409);
+        assert.equal(again.body.code, 'order_refund_pending');
+        assert.equal((await paddle.refunds(transactionId)).length, 1);
+      });
+
+      await t.step('approved: adjustment.updated refunds the order (51), once', async () => {
+        await decideRefund(adjustmentId, 'approve');
+        await until(async () => ((await orderState()).status === 51 ? true : undefined));
+        assert.deepEqual(await orderState(), { status: 51, refund_status: 'approved' });
+        const [invoice] = await db<{ status: string }[]>`
+        select status from public.invoices where billing_type = 2 and billing_id = ${transactionId}`;
+        assert.equal(invoice!.status, 'refunded');
+        // Every notification about the refund, replayed 5 times newest first: no effect more.
+        const events = (await eventsAbout([adjustmentId])).reverse();
+        assert.deepEqual(
+          events.map((event) => event.event_type),
+          ['adjustment.updated', 'adjustment.created'],
+        );
+        for (let round = 0; round < 5; round += 1)
+          for (const event of events) {
+            const replay = await deliver(event);
+            assert.equal(replay.status, 200);
+            assert.equal(replay.body.result, 'duplicate');
+          }
+        assert.deepEqual(await orderState(), { status: 51, refund_status: 'approved' });
+        const refused = await call(staff, { action: 'refund_order', order_id: order });
+        assert.equal(refused.status, 409);
+        assert.equal(refused.body.code, 'order_already_refunded');
+      });
+    } finally {
+      await closeSql();
+    }
+  },
+);
+
+Deno.test(
+  'kiosk-billing: a Paddle refund rejected leaves the order paid, and can be asked again',
+  async () => {
+    try {
+      const { db, paddle, transactionId } = await paddleSubscriber(env);
+      const { decideRefund } = paddleReplay(env);
+      const staff = await userAuthorization(env, STAFF);
+      const order = await until(async () => {
+        const [row] = await db<{ id: string }[]>`
+        select id from public.orders
+        where billing_type = 2 and billing_id = ${transactionId} and status = 48`;
+        return row?.id;
+      });
+      const first = await call(staff, { action: 'refund_order', order_id: order });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      const [rejected] = await paddle.refunds(transactionId);
+      await decideRefund(rejected!.id, 'reject');
+      const state = await until(async () => {
+        const [row] = await db<{ status: number; refund_status: string }[]>`
+        select status, refund_status from public.orders where id = ${order}`;
+        return row?.refund_status === 'rejected' ? row : undefined;
+      });
+      assert.equal(state.status, 48);
+      const second = await call(staff, { action: 'refund_order', order_id: order });
+      assert.equal(second.status, 200, JSON.stringify(second.body));
+      assert.equal(second.body.order.refund_status, 'pending_approval');
+      const refunds = await paddle.refunds(transactionId);
+      assert.deepEqual(
+        refunds.map((adjustment) => adjustment.status),
+        ['rejected', 'pending_approval'],
+      );
+      await decideRefund(refunds[1]!.id, 'approve');
+      await until(async () => {
+        const [row] = await db<{ status: number }[]>`
+        select status from public.orders where id = ${order}`;
+        return row?.status === 51 ? true : undefined;
+      });
+    } finally {
+      await closeSql();
+    }
+  },
+);

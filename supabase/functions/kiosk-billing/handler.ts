@@ -4,12 +4,15 @@
  *   POST { action: "cancel_subscription", subscription_id }  ends the plan now at its provider
  *                                                          (Stripe, or Paddle for billing type 2)
  *   POST { action: "refund_order", order_id }               refunds the order's invoice in full
- *                                                          → the order is refunded (status 51)
+ *                                                          → the order is refunded (status 51);
+ *                                                          a Paddle refund waits for Paddle's
+ *                                                          approval first (refund_status)
  *
  * Staff are checked first (requireStaff); the provider is called through the billing adapters;
  * what the provider answers is stored at once (the webhook that follows is then a duplicate in
  * effect) and each action is written to the kiosk audit log with who, whom and what.
  */
+import { ApiError } from '@paddle/paddle-node-sdk';
 import type postgres from 'postgres';
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
 import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
@@ -85,32 +88,45 @@ async function cancelSubscription(deps: KioskBillingDeps, staffId: string, id: s
   return json({ subscription });
 }
 
+interface RefundableOrder {
+  account_id: string;
+  status: number;
+  billing_type: number;
+  invoice: string | null;
+  amount: string;
+  currency: string | null;
+  refund_status: string | null;
+}
+
+/**
+ * A paid order's money back in full through its provider. Stripe refunds at once (51 now);
+ * Paddle creates a refund adjustment `pending_approval` that it approves or rejects later
+ * (paddle-webhook applies `adjustment.updated`): the order says refund pending until then.
+ */
 async function refundOrder(deps: KioskBillingDeps, staffId: string, id: string) {
   const db = deps.db();
-  const [row] = await db<
-    {
-      account_id: string;
-      status: number;
-      invoice: string | null;
-      amount: string;
-      currency: string | null;
-    }[]
-  >`
-    select o.account_id, o.status, o.amount::text, o.currency,
+  const [row] = await db<RefundableOrder[]>`
+    select o.account_id, o.status, o.billing_type, o.amount::text, o.currency, o.refund_status,
       (select i.billing_id from public.invoices i
-       where i.order_id = o.id and i.billing_type = 1 order by i.issued_at desc limit 1) as invoice
-    from public.orders o where o.id = ${id} and o.billing_type = 1`;
-  if (!row) throw new HttpError(404, 'No card order with this id.', 'order_not_found');
+       where i.order_id = o.id and i.billing_type = o.billing_type
+       order by i.issued_at limit 1) as invoice
+    from public.orders o where o.id = ${id} and o.billing_type in (1, 2)`;
+  if (!row) throw new HttpError(404, 'No paid order with this id.', 'order_not_found');
   if (row.status === 51)
     throw new HttpError(409, 'This order is already refunded.', 'order_already_refunded');
+  if (row.refund_status === 'pending_approval')
+    throw new HttpError(
+      409,
+      'A refund of this order is waiting for Paddle’s approval.',
+      'order_refund_pending',
+    );
   if (row.status !== 48 || !row.invoice)
     throw new HttpError(409, 'Only a paid order can be refunded.', 'order_not_paid');
-  const refund = await deps.documents().refundInvoice(row.invoice, `kiosk:${staffId}`);
-  await db`select app.apply_stripe_refund(${db.json({
-    object: 'refund',
-    invoice: row.invoice,
-    refunded: refund.status === 'succeeded' || refund.status === 'pending',
-  })}, now())`;
+  const reason = `kiosk:${staffId}`;
+  const refund =
+    row.billing_type === 2
+      ? await refundPaddle(deps, row.invoice, reason)
+      : await refundStripe(deps, row.invoice, reason);
   await recordKioskAction({
     actorId: staffId,
     action: 'order.refunded',
@@ -119,12 +135,56 @@ async function refundOrder(deps: KioskBillingDeps, staffId: string, id: string) 
       order_id: id,
       invoice: row.invoice,
       refund: refund.id,
+      refund_status: refund.status,
       amount: Number(row.amount),
       currency: row.currency,
     },
   });
-  const [order] = await db`select id, status from public.orders where id = ${id}`;
+  const [order] = await db`
+    select id, status, refund_status from public.orders where id = ${id}`;
   return json({ order });
+}
+
+async function refundStripe(deps: KioskBillingDeps, invoice: string, reason: string) {
+  const db = deps.db();
+  const refund = await deps.documents().refundInvoice(invoice, reason);
+  await db`select app.apply_stripe_refund(${db.json({
+    object: 'refund',
+    invoice,
+    refunded: refund.status === 'succeeded' || refund.status === 'pending',
+  })}, now())`;
+  return { id: refund.id, status: refund.status };
+}
+
+/**
+ * A full refund adjustment of the order's transaction, stored as Paddle answers it (the
+ * notifications that follow apply in the adjustment's own order). Paddle takes no idempotency
+ * key: a full refund made earlier and not rejected (an answer lost before it was stored) is
+ * taken instead of asking again.
+ */
+async function refundPaddle(deps: KioskBillingDeps, transactionId: string, reason: string) {
+  const db = deps.db();
+  const overlay = deps.paddle();
+  const earlier = (await overlay.refunds(transactionId)).find(
+    (adjustment) => adjustment.type === 'full' && adjustment.status !== 'rejected',
+  );
+  const adjustment =
+    earlier ??
+    (await overlay.refund(transactionId, reason, 'full').catch((error: unknown) => {
+      // Paddle refuses a refund while another one of the transaction (a refused domain name's)
+      // waits for its approval.
+      if (error instanceof ApiError && error.code === 'adjustment_pending_refund_request')
+        throw new HttpError(
+          409,
+          'Paddle is still reviewing an earlier refund of this order: try again once it is decided.',
+          'order_refund_pending',
+        );
+      throw error;
+    }));
+  await db`select app.apply_paddle_adjustment(${db.json(
+    JSON.parse(JSON.stringify(adjustment)) as postgres.JSONValue,
+  )})`;
+  return { id: adjustment.id, status: adjustment.status };
 }
 
 export function createKioskBillingHandler(

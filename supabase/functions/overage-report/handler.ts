@@ -8,7 +8,11 @@
  *            subscription's provider, where it is a line of its own on the next invoice:
  *            Stripe: an invoice item on the subscription (the charge id as idempotency key, so a
  *            retry after a lost answer adds nothing); Paddle: a one-time charge billed with the
- *            next renewal.
+ *            next renewal. Paddle takes no idempotency key: the claim is recorded before the
+ *            call (app.begin_overage_report), and a charge asked for before (a worker that died
+ *            before recording it, an answer lost) is first looked for in the subscription's next
+ *            transaction by its id in the custom data. A renewal billed in between would carry it
+ *            off that list; the crash window is the call's own, far shorter than a period.
  */
 import { overageAmountMinor } from '../../../shared/src/credits.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
@@ -43,8 +47,15 @@ export function overageDescription(charge: OverageCharge): string {
   return `Overage ${day(charge.period_starts_at)} to ${day(charge.period_ends_at)}: ${units} units over the plan limits`;
 }
 
-/** Reports one charge; answers the provider's id of what it created. */
-export async function reportCharge(charge: OverageCharge, deps: ReportDeps): Promise<string> {
+/**
+ * Reports one charge; answers the provider's id of what it created. `retry`: the provider may
+ * have billed it already (asked before, no answer recorded).
+ */
+export async function reportCharge(
+  charge: OverageCharge,
+  deps: ReportDeps,
+  retry = false,
+): Promise<string> {
   const amount = overageAmountMinor(Number(charge.total_units), charge.currency);
   const description = overageDescription(charge);
   const metadata = {
@@ -64,7 +75,10 @@ export async function reportCharge(charge: OverageCharge, deps: ReportDeps): Pro
     });
     return item.id;
   }
-  const subscription = await deps.overlay().chargeOnce(charge.billing_subscription_id, {
+  const overlay = deps.overlay();
+  if (retry && (await overlay.hasPendingCharge(charge.billing_subscription_id, metadata)))
+    return charge.billing_subscription_id;
+  const subscription = await overlay.chargeOnce(charge.billing_subscription_id, {
     amount,
     currency: charge.currency.toUpperCase(),
     description,
@@ -95,7 +109,10 @@ export function createOverageReporter(deps: ReportDeps) {
     for (const charge of claimed) {
       const amount = overageAmountMinor(Number(charge.total_units), charge.currency);
       try {
-        const itemId = await reportCharge(charge, deps);
+        // Committed before the provider is asked (Paddle's charge has no idempotency key).
+        const [begun] = await db<{ retry: boolean }[]>`
+          select app.begin_overage_report(${charge.id}) as retry`;
+        const itemId = await reportCharge(charge, deps, begun?.retry ?? false);
         await db`select app.record_overage_report(${charge.id}, ${amount}, ${itemId}, null)`;
         reported++;
       } catch (error) {

@@ -79,6 +79,11 @@ export interface StackConfig {
    * abandoned checkout use seconds.
    */
   stripeCheckoutExpirySeconds?: number;
+  /**
+   * How long the Paddle sandbox keeps a refund adjustment pending before approving it
+   * (STACK_PADDLE_REFUND_APPROVAL_MS, 3 s by default; Paddle's own sandbox takes minutes).
+   */
+  paddleRefundApprovalMs?: number;
 }
 
 function intFromEnv(name: string, fallback: number): number {
@@ -149,6 +154,7 @@ export function loadConfig(overrides: Partial<StackConfig> = {}): StackConfig {
     stripeWebhookRetryDelaysMs: millisecondListFromEnv('STACK_STRIPE_WEBHOOK_RETRY_MS'),
     paddleWebhookRetryDelaysMs: millisecondListFromEnv('STACK_PADDLE_WEBHOOK_RETRY_MS'),
     stripeCheckoutExpirySeconds: intFromEnv('STACK_STRIPE_CHECKOUT_EXPIRY_SECONDS', 24 * 3600),
+    paddleRefundApprovalMs: millisecondsFromEnv('STACK_PADDLE_REFUND_APPROVAL_MS', 3000),
     ...overrides,
   };
 }

@@ -203,6 +203,7 @@ export async function startStack(
         },
       ],
       delivery: { retryDelaysMs: config.paddleWebhookRetryDelaysMs, log },
+      refundApprovalMs: config.paddleRefundApprovalMs,
     });
     stops.push(() => paddle.stop());
 

@@ -33,6 +33,10 @@ export const TEST_STACK_ENV: Readonly<Record<string, string>> = {
   // The Stripe sandbox retries a refused webhook within a second or two, not minutes.
   STACK_STRIPE_WEBHOOK_RETRY_MS: '200,400,800,1600',
   STACK_PADDLE_WEBHOOK_RETRY_MS: '200,400,800,1600',
+  // Paddle refunds stay pending_approval until a test approves or rejects them through the
+  // sandbox's control (as Paddle's sandbox, which takes up to ten minutes), never on a timer
+  // racing the test's own steps.
+  STACK_PADDLE_REFUND_APPROVAL_MS: '600000',
   // The billing function's sale dates; the e2e portal gets the same as VITE_SALE_CALENDAR.
   SALE_CALENDAR: testSaleCalendar(),
 };

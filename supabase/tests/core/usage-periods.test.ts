@@ -6,7 +6,11 @@ import {
   createPlan,
   createUser,
   expectCoded,
+  expectDatabaseError,
+  expectRefused,
+  inSavepoint,
   one,
+  queryAs,
   uniqueSuffix,
   useDatabase,
   withRollback,
@@ -373,5 +377,49 @@ describe('overage', () => {
       // A late success of a failed charge changes nothing; a pending one is recorded once.
       await db.query(`select app.record_overage_report($1, 4, 'ii_1', null)`, [claimed!.id]);
       expect((await status()).status).toBe('failed');
+    }));
+
+  it('remembers that the provider was asked (20261122007220): a retry knows to look first', () =>
+    withRollback(pool, async (db) => {
+      const user = await createUser(db);
+      const account = user.personalAccountId;
+      const subscription = await paidPlan(db, account, { max_api_credits: 1 }, justNow());
+      await setOverage(db, user, account, true);
+      expect(await spendApi(db, account, 3)).toBe(true);
+      await renew(db, subscription.id);
+      const [claimed] = (
+        await db.query<{ id: string }>(
+          'select id from app.claim_overage_charges(10) where account_id = $1',
+          [account],
+        )
+      ).rows;
+      const begin = async () =>
+        (
+          await one<{ retry: boolean }>(db, 'select app.begin_overage_report($1) as retry', [
+            claimed!.id,
+          ])
+        ).retry;
+      expect(await begin()).toBe(false);
+      expect(await begin()).toBe(true);
+      // Staff read it like the rest of the charge; a signed-in user cannot call the function.
+      const staff = await createUser(db, { developer: true });
+      const seen = await queryAs(
+        db,
+        staff.id,
+        'select provider_requested_at is not null as asked from public.overage_charges where id = $1',
+        [claimed!.id],
+      );
+      expect(seen.rows).toEqual([{ asked: true }]);
+      await inSavepoint(db, () =>
+        expectRefused(queryAs(db, user.id, 'select app.begin_overage_report($1)', [claimed!.id])),
+      );
+      // Recorded as reported, the charge is nobody's to ask for again.
+      await db.query(`select app.record_overage_report($1, 4, 'sub_1', null)`, [claimed!.id]);
+      await db.query('savepoint reported');
+      const refused = await expectDatabaseError(
+        db.query('select app.begin_overage_report($1)', [claimed!.id]),
+      );
+      await db.query('rollback to savepoint reported');
+      expect(refused.code).toBe('22023');
     }));
 });

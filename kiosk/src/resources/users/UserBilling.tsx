@@ -1,5 +1,4 @@
 import { Box, Stack, Typography } from '@mui/material';
-import { paymentStatusLabel } from '@shortlane/shared/orders.ts';
 import {
   DataTable,
   DateField,
@@ -11,15 +10,16 @@ import {
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { formatMoney } from '../../components/money.ts';
 import { useKioskDataProvider } from '../../components/useKioskDataProvider.ts';
+import { orderPaymentLabel, refundable, type OrderPayment } from './orderPayment.ts';
 
 const money = (record: RaRecord) =>
   formatMoney(record.amount as number, (record.currency as string | null) ?? 'USD');
 
-/** Ends a card subscription now at Stripe (kiosk-billing; audited). */
+/** Ends a paid subscription now at its provider, Stripe or Paddle (kiosk-billing; audited). */
 function CancelSubscriptionButton() {
   const record = useRecordContext();
   const dataProvider = useKioskDataProvider();
-  if (!record || record.billing_type !== 1) return null;
+  if (!record || (record.billing_type !== 1 && record.billing_type !== 2)) return null;
   const ended = record.ends_at != null && new Date(record.ends_at as string) <= new Date();
   return (
     <ActionButton
@@ -28,7 +28,7 @@ function CancelSubscriptionButton() {
       disabled={ended}
       confirm={{
         title: `Cancel the ${String(record.name)} subscription now?`,
-        content: 'The plan ends at once at Stripe; nothing is refunded.',
+        content: `The plan ends at once at ${record.billing_type === 2 ? 'Paddle' : 'Stripe'}; nothing is refunded.`,
       }}
       run={async () => {
         await dataProvider.callFunction('kiosk-billing', {
@@ -41,25 +41,34 @@ function CancelSubscriptionButton() {
   );
 }
 
-/** Refunds a paid card order in full (kiosk-billing; the order becomes 51, refunded). */
+/**
+ * Refunds a paid order in full (kiosk-billing; audited). Stripe refunds at once (51); Paddle
+ * reviews a refund first: the order says so until Paddle approves it (then 51).
+ */
 function RefundOrderButton() {
   const record = useRecordContext();
   const dataProvider = useKioskDataProvider();
-  if (!record || record.billing_type !== 1) return null;
+  if (!record || (record.billing_type !== 1 && record.billing_type !== 2)) return null;
+  const paddle = record.billing_type === 2;
   return (
     <ActionButton
       label="Refund"
-      disabled={record.status !== 48}
+      disabled={!refundable(record as RaRecord & OrderPayment)}
       confirm={{
         title: `Refund ${money(record)}?`,
-        content: 'The whole amount goes back to the card it was paid with.',
+        content: paddle
+          ? 'The whole amount goes back to the customer once Paddle approves the refund; until then the order stays paid, refund pending.'
+          : 'The whole amount goes back to the card it was paid with.',
       }}
       run={async () => {
-        await dataProvider.callFunction('kiosk-billing', {
-          action: 'refund_order',
-          order_id: record.id,
-        });
-        return { message: 'kiosk.billing.refunded' };
+        const answer = await dataProvider.callFunction<{ order?: { status?: number } }>(
+          'kiosk-billing',
+          { action: 'refund_order', order_id: record.id },
+        );
+        return {
+          message:
+            answer.order?.status === 51 ? 'kiosk.billing.refunded' : 'kiosk.billing.refund_pending',
+        };
       }}
     />
   );
@@ -122,9 +131,7 @@ export function UserBilling() {
             <DataTable.Col label="Amount" render={money} />
             <DataTable.Col label="Payment">
               <FunctionField
-                render={(record: RaRecord) =>
-                  `${paymentStatusLabel(Number(record.status)) ?? 'new'} (${String(record.status)})`
-                }
+                render={(record: RaRecord) => orderPaymentLabel(record as RaRecord & OrderPayment)}
               />
             </DataTable.Col>
             <DataTable.Col label="Actions">

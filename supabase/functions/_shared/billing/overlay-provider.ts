@@ -91,6 +91,12 @@ export interface OverlayBilling {
    */
   chargeOnce(subscriptionId: string, charge: OneTimeCharge): Promise<Subscription>;
   /**
+   * Whether a one-time charge whose custom data holds every entry of `customData` waits for the
+   * subscription's next renewal (its next transaction): how a caller that may have charged
+   * already, its answer lost, finds out before charging again.
+   */
+  hasPendingCharge(subscriptionId: string, customData: Record<string, string>): Promise<boolean>;
+  /**
    * Moves the subscription's item to another price with its custom data; a charge the card
    * refuses changes nothing (Paddle's `prevent_change`, an ApiError).
    */
@@ -114,11 +120,12 @@ export interface OverlayBilling {
    */
   paymentMethodTransaction(id: string): Promise<Transaction>;
   /**
-   * Refunds part of a completed transaction: a `partial` refund adjustment over its line items
-   * (minor units each). Paddle has no idempotency key: callers look for their earlier refund
-   * first (refunds).
+   * Refunds a completed transaction: a `partial` refund adjustment over its line items (minor
+   * units each), or `'full'`, what is left of its grand total. Paddle creates it
+   * `pending_approval` and approves or rejects it later (`adjustment.updated`). Paddle has no
+   * idempotency key: callers look for their earlier refund first (refunds).
    */
-  refund(transactionId: string, reason: string, items: RefundItem[]): Promise<Adjustment>;
+  refund(transactionId: string, reason: string, items: RefundItem[] | 'full'): Promise<Adjustment>;
   /** The refund adjustments of a transaction, oldest first. */
   refunds(transactionId: string): Promise<Adjustment[]>;
   /** A billed transaction's invoice PDF as Paddle renders it. */

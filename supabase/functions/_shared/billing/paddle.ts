@@ -106,6 +106,18 @@ export function createPaddleBilling(
           },
         ],
       }),
+    hasPendingCharge: async (subscriptionId, customData) => {
+      const subscription = await paddle.subscriptions.get(subscriptionId, {
+        include: ['next_transaction'],
+      });
+      // The lines name their price entities; the custom data is on those.
+      for (const line of subscription.nextTransaction?.details.lineItems ?? []) {
+        const price = await paddle.prices.get(line.priceId);
+        const data = (price.customData ?? {}) as Record<string, unknown>;
+        if (Object.entries(customData).every(([key, value]) => data[key] === value)) return true;
+      }
+      return false;
+    },
     changePrice: (id, price, customData, billing) =>
       paddle.subscriptions.update(id, {
         items: [{ quantity: 1, price: planPrice(price) }],
@@ -121,17 +133,21 @@ export function createPaddleBilling(
     setCustomData: (id, customData) => paddle.subscriptions.update(id, { customData }),
     paymentMethodTransaction: (id) => paddle.subscriptions.getPaymentMethodChangeTransaction(id),
     refund: (transactionId, reason, items) =>
-      paddle.adjustments.create({
-        action: 'refund',
-        type: 'partial',
-        transactionId,
-        reason,
-        items: items.map((item) => ({
-          itemId: item.itemId,
-          type: 'partial',
-          amount: String(item.amount),
-        })),
-      }),
+      paddle.adjustments.create(
+        items === 'full'
+          ? { action: 'refund', type: 'full', transactionId, reason }
+          : {
+              action: 'refund',
+              type: 'partial',
+              transactionId,
+              reason,
+              items: items.map((item) => ({
+                itemId: item.itemId,
+                type: 'partial',
+                amount: String(item.amount),
+              })),
+            },
+      ),
     refunds: async (transactionId) => {
       const found = [];
       for await (const adjustment of paddle.adjustments.list({

@@ -17,7 +17,8 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   holder.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  sandbox = createPaddleSandbox({ publicUrl: holder.origin });
+  // Refunds wait for the test's decision (the sandbox's control), as Paddle's review.
+  sandbox = createPaddleSandbox({ publicUrl: holder.origin, refundApprovalMs: null });
   paddle = new Paddle(SANDBOX_PADDLE_API_KEY, { environment: holder.origin as Environment });
 });
 
@@ -52,6 +53,16 @@ async function completedTransaction() {
   return await paddle.transactions.get(transaction.id);
 }
 
+async function control(path: string) {
+  const response = await sandbox.handler(
+    new Request(`http://sandbox.test/_sandbox/${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SANDBOX_PADDLE_API_KEY}` },
+    }),
+  );
+  return { status: response.status, body: (await response.json()) as { data?: unknown } };
+}
+
 describe('Paddle sandbox: adjustments', () => {
   it('refunds part of a line item, lists it by transaction, and emits created then updated', async () => {
     const transaction = await completedTransaction();
@@ -74,12 +85,22 @@ describe('Paddle sandbox: adjustments', () => {
     expect(created.items.map((item) => [item.itemId, item.amount])).toEqual([[yearly!.id, '1000']]);
     expect(created.totals?.total).toBe('1000');
 
-    const listed = await paddle.adjustments
-      .list({ transactionId: [transaction.id], action: 'refund' })
-      .next();
-    expect(listed.map((adjustment) => [adjustment.id, adjustment.status])).toEqual([
-      [created.id, 'approved'],
-    ]);
+    const listed = async () =>
+      (
+        await paddle.adjustments.list({ transactionId: [transaction.id], action: 'refund' }).next()
+      ).map((adjustment) => [adjustment.id, adjustment.status]);
+    expect(await listed()).toEqual([[created.id, 'pending_approval']]);
+    // While it is pending Paddle takes no other adjustment of the transaction.
+    const refused = await paddle.adjustments
+      .create({ action: 'refund', type: 'full', transactionId: transaction.id, reason: 'more' })
+      .catch((error: unknown) => error);
+    expect((refused as ApiError).code).toBe('adjustment_pending_refund_request');
+
+    const approved = await control(`adjustments/${created.id}/approve`);
+    expect(approved).toMatchObject({ status: 200 });
+    expect(await listed()).toEqual([[created.id, 'approved']]);
+    // Decided once: a second decision is refused.
+    expect(await control(`adjustments/${created.id}/reject`)).toMatchObject({ status: 400 });
     expect(await paddle.adjustments.list({ transactionId: ['txn_other'] }).next()).toEqual([]);
 
     const events = sandbox.world.events.filter(
@@ -96,12 +117,14 @@ describe('Paddle sandbox: adjustments', () => {
   it('refuses an over-refund with Paddle’s error, counting earlier adjustments', async () => {
     const transaction = await completedTransaction();
     const [yearly, extra] = transaction.details!.lineItems;
-    await paddle.adjustments.create({
-      action: 'refund',
-      transactionId: transaction.id,
-      reason: 'first',
-      items: [{ itemId: yearly!.id, type: 'partial', amount: '4000' }],
-    });
+    await paddle.adjustments
+      .create({
+        action: 'refund',
+        transactionId: transaction.id,
+        reason: 'first',
+        items: [{ itemId: yearly!.id, type: 'partial', amount: '4000' }],
+      })
+      .then((first) => control(`adjustments/${first.id}/approve`));
     const refused = await paddle.adjustments
       .create({
         action: 'refund',
@@ -156,5 +179,64 @@ describe('Paddle sandbox: adjustments', () => {
       .create({ action: 'refund', type: 'full', transactionId: open.id, reason: 'x' })
       .catch((error: unknown) => error);
     expect((refused as ApiError).code).toBe('adjustment_transaction_invalid_status_for_refund');
+  });
+
+  it('a rejected refund gives nothing back and frees the amount; a delay approves on its own', async () => {
+    const transaction = await completedTransaction();
+    const rejected = await paddle.adjustments.create({
+      action: 'refund',
+      type: 'full',
+      transactionId: transaction.id,
+      reason: 'rejected',
+    });
+    expect(rejected.totals?.total).toBe('8998');
+    expect(await control(`adjustments/${rejected.id}/reject`)).toMatchObject({ status: 200 });
+    const events = sandbox.world.events
+      .filter((event) => (event.data as { id?: string }).id === rejected.id)
+      .map((event) => [event.event_type, (event.data as { status: string }).status]);
+    expect(events).toEqual([
+      ['adjustment.created', 'pending_approval'],
+      ['adjustment.updated', 'rejected'],
+    ]);
+
+    const timed = createPaddleSandbox({ publicUrl: 'http://timed.test', refundApprovalMs: 20 });
+    try {
+      const world = timed.world;
+      const customer = world.createCustomer({ email: 'timed@example.test' });
+      const open = world.createTransaction(
+        {
+          customer_id: customer.id,
+          items: [
+            {
+              quantity: 1,
+              price: {
+                description: 'x',
+                name: 'x',
+                unit_price: { amount: '700', currency_code: 'USD' },
+                product: { name: 'x', tax_category: 'standard' },
+              },
+            },
+          ],
+        },
+        null,
+      );
+      world.completeCheckout(
+        open.id,
+        { email: 'timed@example.test', countryCode: 'US', postalCode: '10001' },
+        { number: '4242424242424242', expMonth: 12, expYear: 2040, cardholderName: 'Pat' },
+      );
+      const pending = timed.adjustments.create({
+        action: 'refund',
+        type: 'full',
+        transaction_id: open.id,
+        reason: 'timed',
+      });
+      expect(pending.status).toBe('pending_approval');
+      await expect
+        .poll(() => timed.adjustments.adjustments.find((a) => a.id === pending.id)?.status)
+        .toBe('approved');
+    } finally {
+      await timed.stop();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { paddleId } from './ids.ts';
-import { invalidField, PaddleError, type FieldError } from './errors.ts';
+import { invalidField, notFound, PaddleError, type FieldError } from './errors.ts';
 import type { PaddleWorld } from './world.ts';
 
 type Json = Record<string, unknown>;
@@ -50,14 +50,42 @@ const adjustmentsError = (code: string, detail: string, errors?: FieldError[]) =
  * POST /adjustments and GET /adjustments: refunds (and credits) of a transaction's line items,
  * as Paddle Billing takes them. Refunds are for `completed` transactions; each line item can be
  * adjusted up to its total, less what earlier adjustments (not rejected) took, else Paddle's
- * `adjustment_transaction_item_invalid` with one entry per item. A new adjustment is
- * `pending_approval` (that is what the answer and `adjustment.created` carry); the sandbox then
- * approves it at once (`adjustment.updated`), as Paddle's sandbox does every ten minutes.
+ * `adjustment_transaction_item_invalid` with one entry per item. A new refund is
+ * `pending_approval` (that is what the answer and `adjustment.created` carry) and, while it is,
+ * Paddle takes no other adjustment of that transaction (`adjustment_pending_refund_request`).
+ * Paddle approves it later (every ten minutes in its sandbox): here after `approvalDelayMs`, or
+ * when a test decides (decide, the sandbox's control), each announced by `adjustment.updated`.
+ * A credit needs no approval: it is created approved.
  */
 export class PaddleAdjustments {
   readonly adjustments: Adjustment[] = [];
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
 
-  constructor(private readonly world: PaddleWorld) {}
+  /** approvalDelayMs: null leaves refunds pending until decide() is called. */
+  constructor(
+    private readonly world: PaddleWorld,
+    private readonly approvalDelayMs: number | null = 0,
+  ) {}
+
+  /** Paddle's review of a pending refund: approved or rejected, announced once. */
+  decide(id: string, status: 'approved' | 'rejected'): Adjustment {
+    const adjustment = this.adjustments.find((candidate) => candidate.id === id);
+    if (!adjustment) throw notFound(id);
+    if (adjustment.status !== 'pending_approval')
+      throw adjustmentsError(
+        'adjustment_invalid_status',
+        `adjustment ${id} is ${adjustment.status}, not pending_approval`,
+      );
+    adjustment.status = status;
+    adjustment.updated_at = this.world.stamp();
+    this.world.emit('adjustment.updated', adjustment, adjustment.updated_at);
+    return structuredClone(adjustment);
+  }
+
+  stop(): void {
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
 
   create(body: Json): Adjustment {
     const action = body.action;
@@ -72,6 +100,16 @@ export class PaddleAdjustments {
     const type = body.type ?? 'partial';
     if (type !== 'full' && type !== 'partial')
       throw invalidField('type', 'must be full or partial');
+    if (
+      this.adjustments.some(
+        (earlier) =>
+          earlier.transaction_id === transaction.id && earlier.status === 'pending_approval',
+      )
+    )
+      throw adjustmentsError(
+        'adjustment_pending_refund_request',
+        'You are unable to create further adjustments against this transaction as there is a pending refund request',
+      );
     if (action === 'refund' && transaction.status !== 'completed')
       throw adjustmentsError(
         'adjustment_transaction_invalid_status_for_refund',
@@ -112,7 +150,7 @@ export class PaddleAdjustments {
       reason,
       credit_applied_to_balance: false,
       currency_code: transaction.currency_code,
-      status: 'pending_approval',
+      status: action === 'refund' ? 'pending_approval' : 'approved',
       items: requested.map((item) => ({
         id: paddleId('adjitm', this.world.nowMs()),
         item_id: item.item_id,
@@ -134,11 +172,15 @@ export class PaddleAdjustments {
     };
     this.adjustments.push(adjustment);
     this.world.emit('adjustment.created', adjustment, at);
-    const answer = structuredClone(adjustment);
-    adjustment.status = 'approved';
-    adjustment.updated_at = this.world.stamp();
-    this.world.emit('adjustment.updated', adjustment, adjustment.updated_at);
-    return answer;
+    if (adjustment.status === 'pending_approval' && this.approvalDelayMs !== null) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        if (adjustment.status === 'pending_approval') this.decide(adjustment.id, 'approved');
+      }, this.approvalDelayMs);
+      timer.unref?.();
+      this.timers.add(timer);
+    }
+    return structuredClone(adjustment);
   }
 
   /** GET /adjustments: oldest first, filtered as Paddle's list is (comma-separated ids). */

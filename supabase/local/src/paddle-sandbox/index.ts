@@ -48,6 +48,11 @@ export interface PaddleSandboxOptions {
   delivery?: DeliveryOptions;
   /** Milliseconds since the epoch (tests move it). */
   now?: () => number;
+  /**
+   * How long a refund waits for Paddle's approval (Paddle's sandbox: up to ten minutes); null
+   * leaves it pending until POST /_sandbox/adjustments/{id}/approve or /reject. Default 0.
+   */
+  refundApprovalMs?: number | null;
 }
 
 export interface PaddleSandbox {
@@ -93,7 +98,7 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     emit: (event) => deliverer.send(event.event_id, JSON.stringify(event)),
   });
   const oneTimeCharges = new PaddleOneTimeCharges(world);
-  const adjustments = new PaddleAdjustments(world);
+  const adjustments = new PaddleAdjustments(world, options.refundApprovalMs);
   const lifecycle = new PaddleLifecycle(world, () => options.defaultPaymentLink ?? null);
   /** Signs the invoice PDF links, which work without the API key for an hour, as Paddle's do. */
   const linkSecret = randomBytes(32);
@@ -114,6 +119,7 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
    * The sandbox's controls, standing in for time and for a card going bad (Bearer API key):
    *   POST /_sandbox/subscriptions/{id}/renew { outcome?: "failed" }   the period ends now
    *   POST /_sandbox/customers/{id}/card { outcome: "declined" | "succeeds" }
+   *   POST /_sandbox/adjustments/{id}/approve | reject                Paddle's review of a refund
    */
   async function controls(request: Request, path: string[]): Promise<Response> {
     authenticate(request);
@@ -121,6 +127,13 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     const body = await bodyOf(request);
     if (request.method === 'POST' && resource === 'subscriptions' && id && action === 'renew')
       return envelope(lifecycle.renew(id, body.outcome === 'failed' ? 'failed' : 'charge'));
+    if (
+      request.method === 'POST' &&
+      resource === 'adjustments' &&
+      id &&
+      (action === 'approve' || action === 'reject')
+    )
+      return envelope(adjustments.decide(id, action === 'approve' ? 'approved' : 'rejected'));
     if (request.method === 'POST' && resource === 'customers' && id && action === 'card') {
       const customer = world.customer(id);
       if (body.outcome !== 'declined' && body.outcome !== 'succeeds')
@@ -177,8 +190,15 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
         });
         return envelope({ url: `${options.publicUrl}/invoices/${transaction.id}.pdf?${query}` });
       }
-      case 'GET subscriptions/:id':
-        return envelope(world.subscription(id!));
+      case 'GET subscriptions/:id': {
+        const subscription = world.subscription(id!);
+        const include = new URL(request.url).searchParams.get('include')?.split(',') ?? [];
+        return envelope(
+          include.includes('next_transaction')
+            ? { ...subscription, next_transaction: oneTimeCharges.nextTransaction(subscription) }
+            : subscription,
+        );
+      }
       case 'PATCH subscriptions/:id':
         return envelope(lifecycle.update(id!, await bodyOf(request)));
       case 'PATCH subscriptions/:id/preview':
@@ -446,5 +466,15 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
     }
   };
 
-  return { handler, world, oneTimeCharges, adjustments, lifecycle, stop: () => deliverer.stop() };
+  return {
+    handler,
+    world,
+    oneTimeCharges,
+    adjustments,
+    lifecycle,
+    stop: () => {
+      adjustments.stop();
+      return deliverer.stop();
+    },
+  };
 }

@@ -86,6 +86,15 @@ describe('Paddle sandbox: one-time charges', () => {
         ],
       },
     ]);
+    // Not on the subscription entity: in its next transaction, whose line names a price entity
+    // that carries the custom data (how a caller without an idempotency key finds its charge).
+    const withNext = await paddle.subscriptions.get(id, { include: ['next_transaction'] });
+    const lines = withNext.nextTransaction!.details.lineItems;
+    expect(lines).toHaveLength(2);
+    const prices = await Promise.all(lines.map((line) => paddle.prices.get(line.priceId)));
+    expect(prices.map((price) => price.customData)).toContainEqual({ overage_charge_id: 'c1' });
+    expect(lines.map((line) => line.totals?.total)).toContain('300');
+    expect((await paddle.subscriptions.get(id)).nextTransaction).toBeNull();
   });
 
   it('refuses another currency than the subscription’s and an unknown subscription', async () => {

@@ -1,5 +1,5 @@
 import { invalidField, PaddleError } from './errors.ts';
-import type { PaddleWorld, Subscription } from './world.ts';
+import { addPeriod, type PaddleWorld, type Subscription } from './world.ts';
 
 type Json = Record<string, unknown>;
 
@@ -9,6 +9,8 @@ export interface OneTimeCharge {
   effective_from: 'next_billing_period' | 'immediately';
   items: {
     quantity: number;
+    /** The price entity Paddle keeps for it (a non-catalog price is made one, `custom`). */
+    price_id: string;
     price: {
       description: string;
       name: string | null;
@@ -25,7 +27,10 @@ const isObject = (value: unknown): value is Json =>
 /**
  * POST /subscriptions/{id}/charge: one-time charges, billed with the next renewal
  * (`next_billing_period`) or at once (`immediately`), as Paddle Billing takes them. The sandbox
- * keeps them per subscription (`charges`) and answers the subscription, as Paddle does.
+ * keeps them per subscription (`charges`) and answers the subscription, as Paddle does: the
+ * charges are not on the subscription entity; those for the next period are listed in its
+ * `next_transaction` (GET /subscriptions/{id}?include=next_transaction), each line naming its
+ * price entity (a non-catalog price is made one, with its custom data).
  * Only non-catalog prices (`price` with `unit_price` and a `product`) or catalog `price_id`s.
  */
 export class PaddleOneTimeCharges {
@@ -59,11 +64,12 @@ export class PaddleOneTimeCharges {
         const price = this.world.price(raw.price_id);
         return {
           quantity,
+          price_id: price.id,
           price: {
             description: price.description,
             name: price.name,
             unit_price: price.unit_price,
-            custom_data: null,
+            custom_data: price.custom_data,
           },
         };
       }
@@ -86,8 +92,10 @@ export class PaddleOneTimeCharges {
         throw invalidField(`${path}.price.description`, 'is required');
       if (!isObject(price.product) && typeof price.product_id !== 'string')
         throw invalidField(`${path}.price`, 'product or product_id is required');
+      const entity = this.world.createPrice(price, `${path}.price.`, 'custom');
       return {
         quantity,
+        price_id: entity.id,
         price: {
           description: price.description,
           name: typeof price.name === 'string' ? price.name : null,
@@ -104,5 +112,42 @@ export class PaddleOneTimeCharges {
     };
     this.charges.set(id, [...(this.charges.get(id) ?? []), charge]);
     return subscription;
+  }
+
+  /**
+   * The subscription's `next_transaction` as Paddle includes it on request: the renewal's
+   * recurring items and the one-time charges for the next period; none once it is canceled.
+   */
+  nextTransaction(subscription: Subscription): Json | null {
+    const period = subscription.current_billing_period;
+    if (subscription.status === 'canceled' || !period) return null;
+    const items = [
+      ...subscription.items
+        .filter((item) => item.status !== 'inactive')
+        .map((item) => ({ price: item.price, quantity: item.quantity, proration: null })),
+      ...(this.charges.get(subscription.id) ?? [])
+        .filter((charge) => charge.effective_from === 'next_billing_period')
+        .flatMap((charge) => charge.items)
+        .map((item) => ({
+          price: this.world.price(item.price_id),
+          quantity: item.quantity,
+          proration: null,
+        })),
+    ];
+    const details = this.world.detailsOf(items, subscription.currency_code, {
+      amounts: items.map((item) => Number(item.price.unit_price.amount) * item.quantity),
+    });
+    return {
+      billing_period: {
+        starts_at: period.ends_at,
+        ends_at: addPeriod(new Date(period.ends_at), subscription.billing_cycle).toISOString(),
+      },
+      details: {
+        tax_rates_used: details.tax_rates_used,
+        totals: details.totals,
+        line_items: details.line_items,
+      },
+      adjustments: [],
+    };
   }
 }
