@@ -206,7 +206,12 @@ async function main() {
       [user.id],
     );
     const domain = 'bench-bulk.localhost';
-    await db.query(`insert into public.domains (domain, kind) values ($1, 'common')`, [domain]);
+    // Verified: links are created only on a domain the redirect serves (migration 6300).
+    await db.query(
+      `insert into public.domains (domain, kind, verification_status, verified_at)
+       values ($1, 'common', 'verified', now())`,
+      [domain],
+    );
     const session = await auth('token?grant_type=password', stack.env.SUPABASE_ANON_KEY, {
       email,
       password,
