@@ -137,12 +137,14 @@ async function importOnce(context: Context, file: Uint8Array, fileName: string) 
     const job = jobs[0]!;
     if (job.status === 'completed' || job.status === 'failed') {
       const doneMs = performance.now() - started;
+      const postgresNs = context.postgresCpu.since(postgresBefore);
       return {
         answeredMs,
         doneMs,
         cpu:
           `${cpuSpent(cpuBefore, cpuReading(context.cpuGroups))}, ` +
-          `Postgres ${(context.postgresCpu.since(postgresBefore) / 1e9).toFixed(2)} s`,
+          `Postgres ${(postgresNs / 1e9).toFixed(2)} s = ` +
+          `${Math.round(postgresNs / 1e3 / Math.max(1, job.total))} µs per row`,
         ...job,
       };
     }
