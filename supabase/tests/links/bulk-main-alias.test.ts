@@ -90,7 +90,7 @@ describe('bulk_create_links: main aliases', () => {
       ]);
     }));
 
-  it('a first row whose draw was taken or reserved is drawn again, and is still the main alias', () =>
+  it('a row whose draw was taken or reserved is drawn again, main only if its destination has none', () =>
     withRollback(pool, async (db) => {
       const scene = await createScene(db);
       const other = await createScene(db);
@@ -104,23 +104,30 @@ describe('bulk_create_links: main aliases', () => {
       });
       const first = 'https://example.com/first';
       const second = 'https://example.com/second';
+      const third = 'https://example.com/third';
       const result = await runChunk(db, scene, [
         { row: 2, url: first, random_alias: 'takenab1', tags: [] },
         { row: 3, url: first, random_alias: 'Second03', tags: [] },
         // A reserved word (in another case) is never a link's alias.
         { row: 4, url: second, random_alias: 'STORAGE', tags: [] },
+        // Drawn again after its destination got its main alias (row 5) in the first round.
+        { row: 5, url: third, random_alias: 'Third005', tags: [] },
+        { row: 6, url: third, random_alias: 'TAKENAB1', tags: [] },
       ]);
       expect(result.errors).toEqual([]);
-      expect(result.created.map(([row]) => row)).toEqual([2, 3, 4]);
+      expect(result.created.map(([row]) => row)).toEqual([2, 3, 4, 5, 6]);
       const created = new Map(result.created);
       expect(created.get(2)?.toLowerCase()).not.toBe('takenab1');
       expect(created.get(4)?.toLowerCase()).not.toBe('storage');
+      expect(created.get(6)?.toLowerCase()).not.toBe('takenab1');
       const aliases = await aliasesOf(db, scene.user.personalAccountId);
       expect(aliases.map(({ alias, url, is_main }) => [alias, url, is_main]).sort()).toEqual(
         [
           [created.get(2), first, true],
           ['Second03', first, false],
           [created.get(4), second, true],
+          ['Third005', third, true],
+          [created.get(6), third, false],
         ].sort(),
       );
     }));
