@@ -90,6 +90,11 @@ begin
     offset 0
   ) as r;
   get diagnostics v_row_count = row_count;
+  -- The work table has no key (see above): a row number given twice would join to both rows.
+  -- The callers (bulk-import, the api's bulk) number rows by line; anything else is a bug.
+  if (select count(distinct r.row_number) from pg_temp.bulk_rows r) <> v_row_count then
+    raise exception 'app.bulk_create_links: row numbers must be distinct';
+  end if;
   -- Statistics for the planner: without them it guesses one row and joins the chunk to itself
   -- by nested loops (a million comparisons per thousand rows).
   analyze pg_temp.bulk_rows;

@@ -131,4 +131,16 @@ describe('bulk_create_links: main aliases', () => {
         ].sort(),
       );
     }));
+
+  it('refuses a chunk that numbers a row twice, and writes nothing of it', () =>
+    withRollback(pool, async (db) => {
+      const scene = await createScene(db);
+      await expect(
+        runChunk(db, scene, [
+          { row: 2, url: 'https://example.com/twice-a', tags: [] },
+          { row: 2, url: 'https://example.com/twice-b', tags: [] },
+        ]),
+      ).rejects.toThrow(/row numbers must be distinct/);
+      expect(await aliasesOf(db, scene.user.personalAccountId)).toEqual([]);
+    }));
 });
