@@ -10,7 +10,14 @@ import { forwardHeaders, proxy } from './proxy.ts';
  * The one front door on :54321, standing in for Supabase's Kong: CORS, the apikey check, and a
  * route per service. REST is proxied to PostgREST as a raw stream (the cheapest path); functions
  * are handed to the functions router in-process, which proxies them to the function's process,
- * so a short link's redirect costs one HTTP hop; auth and storage are in-process fetch handlers.
+ * so a function call costs one HTTP hop; auth and storage are in-process fetch handlers.
+ *
+ * Short links mostly never reach this server: its socket is the front's (gateway-front.ts), which
+ * reads the first request head of each connection and relays a connection that begins with a
+ * short domain's Host, whole, to the `r` function's process (functions/relay.ts; a shim there,
+ * functions/relay-shim.js, gives each request the path, client address and CORS headers this
+ * server would). What reaches the short-domain route below is a short link asked on a connection
+ * that began with another host, and connections the relay could not take (`r` failing to boot).
  */
 
 /** The function that answers every request on a short domain. */
