@@ -249,8 +249,7 @@ export async function startStack(
     });
     const front = createGatewayFront(gateway, {
       isShortDomain,
-      relay: async (client, head) =>
-        functions ? functions.relay(SHORT_DOMAIN_FUNCTION, client, head) : false,
+      relay: (client, head) => functions.relay(SHORT_DOMAIN_FUNCTION, client, head),
     });
     const drainGateway = drainable(gateway);
     await listen(front, config.gatewayPort);
