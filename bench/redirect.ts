@@ -5,7 +5,8 @@
  * per phase), beside bare servers answering a static 302 in the same run:
  *   1. the bare Deno and bare Node 302 servers (the ceiling for this machine);
  *   2. the visitor's path, 1,000 hot links, flat out (target >= 40% of the bare Node server);
- *   3. the visitor's path at a steady 2,000 req/s (target p99 < 10 ms);
+ *   3. the visitor's path at a steady 2,000 req/s (target p99 < 10 ms), beside the bare Node
+ *      server at the same rate (the latency floor of the machine as loaded then);
  *   4. r reached directly, the same hot links, every click recorded (target >= 25,000 req/s,
  *      p99 < 10 ms);
  *   5. 1,000 hot links with three redirect routes each (country, device, language) that no
@@ -467,6 +468,9 @@ async function main() {
     await load(bareNode.port, LOAD.warmupSeconds, () => '/');
     const bareNodeFigures = await load(bareNode.port, LOAD.durationSeconds, () => '/');
     log(describe('bare Node static 302', bareNodeFigures));
+    // The latency floor of a steady load on this machine now: the p99 target's yardstick.
+    const bareSteady = await load(bareNode.port, LOAD.durationSeconds, () => '/', STEADY_RATE);
+    log(describe(`bare Node, ${thousands(STEADY_RATE)}/s`, bareSteady));
 
     // The visitor's path: the stack's own gateway and r function, as a browser reaches them;
     // right after the bare servers it is measured against, before the phases below leave
@@ -546,6 +550,7 @@ async function main() {
         `    (${(share(visitor, bareFigures) * 100).toFixed(0)}% of bare Deno, ${(share(visitor, hot) * 100).toFixed(0)}% of r reached directly) target >= ${TARGETS.visitorShareOfBare * 100}% of bare Node: ${verdict(share(visitor, bareNodeFigures) >= TARGETS.visitorShareOfBare)}`,
         `    ${accounting(visitorClicks, visitor)}`,
         `    ${visitorCosts}`,
+        describe(`  bare Node, ${thousands(STEADY_RATE)}/s`, bareSteady),
         describe(`  visitor's path, ${thousands(STEADY_RATE)}/s`, steady),
         `    target p99 < ${TARGETS.steadyP99Ms} ms: ${verdict(steady.p99 < TARGETS.steadyP99Ms)}; ${accounting(steadyClicks, steady)}`,
         `    ${steadyCosts}`,

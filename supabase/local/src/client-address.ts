@@ -65,3 +65,32 @@ export function clientAddress(
   }
   return client;
 }
+
+/** Distinct (peer, X-Forwarded-For) pairs whose client address a resolver remembers. */
+const CLIENT_MEMO_SIZE = 10_000;
+/** Longer chains are decided afresh each time rather than held (memory stays bounded). */
+const MEMO_KEY_LENGTH = 256;
+
+/**
+ * clientAddress for one set of trusted proxies, remembered: the decision is a pure function of
+ * the peer and its X-Forwarded-For, and visitors repeat both (a kept-alive connection, a CDN's few
+ * addresses), so it costs a map lookup instead of a few BlockList checks per request. Bounded:
+ * emptied when full. The gateway and the functions' relay shim (functions/relay-shim.js) use it.
+ */
+export function clientResolver(
+  trusted: TrustedProxies,
+): (peer: string, forwardedFor: string | string[] | null | undefined) => string {
+  const clients = new Map<string, string>();
+  return (peer, forwardedFor) => {
+    const key = forwardedFor == null ? peer : `${peer}|${String(forwardedFor)}`;
+    let client = clients.get(key);
+    if (client === undefined) {
+      client = clientAddress(peer, forwardedFor ?? undefined, trusted);
+      if (key.length <= MEMO_KEY_LENGTH) {
+        if (clients.size >= CLIENT_MEMO_SIZE) clients.clear();
+        clients.set(key, client);
+      }
+    }
+    return client;
+  };
+}

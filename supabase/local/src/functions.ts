@@ -1,11 +1,15 @@
+import crypto from 'node:crypto';
+import type net from 'node:net';
 import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.ts';
 import { drainable } from './drain.ts';
-import { listen } from './gateway.ts';
+import { listen, SHORT_DOMAIN_FUNCTION } from './gateway.ts';
+import { CORS_HEADERS } from './http.ts';
 import { assertPortFree } from './ports.ts';
 import { FunctionCatalog } from './functions/catalog.ts';
 import { denoExecutable } from './functions/deno.ts';
 import { localFunctionDefaults } from './functions/local-env.ts';
 import { FunctionProcesses } from './functions/processes.ts';
+import { relayConnection } from './functions/relay.ts';
 import { createFunctionsRouter, serveFunctions, type FunctionsRoute } from './functions/router.ts';
 import { watchFunctionSources } from './functions/watcher.ts';
 
@@ -14,6 +18,13 @@ export interface RunningFunctions {
   port: number;
   /** The same routing, in-process: the gateway hands requests to the functions in one hop. */
   route: FunctionsRoute;
+  /**
+   * Relays a connection whose first request (`head`, all read so far) is for `name` to that
+   * function's process, booting it if needed (functions/relay.ts). False, with nothing sent or
+   * read further, when `name` is not relayed, needs a JWT, or cannot take it: the gateway serves
+   * the connection then, as any other.
+   */
+  relay(name: string, client: net.Socket, head: Buffer): Promise<boolean>;
   /**
    * Lets the requests in flight finish, then sends every function process SIGTERM and kills
    * those still running at `deadline` (epoch ms; default: `config.stopTimeoutMs` from now).
@@ -41,15 +52,23 @@ export function supabaseFunctionEnv(config: StackConfig): Record<string, string>
 export async function startFunctions(
   config: StackConfig,
   log: (line: string) => void,
+  { relayed = [SHORT_DOMAIN_FUNCTION] }: { relayed?: readonly string[] } = {},
 ): Promise<RunningFunctions> {
   const deno = denoExecutable();
   const catalog = new FunctionCatalog(config.functionsDir);
+  const secret = crypto.randomBytes(24).toString('base64url');
   const processes = new FunctionProcesses({
     deno,
     catalog,
     functionEnv: supabaseFunctionEnv(config),
     localDefaults: localFunctionDefaults(gatewayUrl(config), config.dnsPort, mailboxUrl(config)),
     log,
+    relay: {
+      functions: new Set(relayed),
+      secret,
+      trustedProxies: config.trustedProxies.join(','),
+      responseHeaders: CORS_HEADERS,
+    },
   });
   const route = createFunctionsRouter({ catalog, processes, jwtSecret: config.jwtSecret, log });
   const server = serveFunctions(route);
@@ -67,6 +86,17 @@ export async function startFunctions(
   return {
     port: config.functionsPort,
     route,
+    relay: async (name, client, head) => {
+      if (!relayed.includes(name) || !catalog.exists(name) || catalog.settings(name).verifyJwt)
+        return false;
+      let port = processes.relayPortOf(name);
+      if (port === undefined) {
+        // Booted for this visitor; a failed boot is answered by the gateway (BOOT_ERROR).
+        await processes.acquire(name).catch(() => undefined);
+        port = processes.relayPortOf(name);
+      }
+      return port !== undefined && relayConnection(port, client, head, secret);
+    },
     stop: async (deadline = Date.now() + config.stopTimeoutMs) => {
       unwatch();
       await drain(deadline);

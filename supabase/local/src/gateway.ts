@@ -1,5 +1,6 @@
 import http from 'node:http';
-import { clientAddress, parseTrustedProxies, type TrustedProxies } from './client-address.ts';
+import type net from 'node:net';
+import { clientResolver, parseTrustedProxies } from './client-address.ts';
 import type { StackConfig } from './config.ts';
 import type { FunctionsRoute } from './functions/router.ts';
 import { CORS_HEADERS, json, serveWebRequest, type WebHandler } from './http.ts';
@@ -9,8 +10,18 @@ import { forwardHeaders, proxy } from './proxy.ts';
  * The one front door on :54321, standing in for Supabase's Kong: CORS, the apikey check, and a
  * route per service. REST is proxied to PostgREST as a raw stream (the cheapest path); functions
  * are handed to the functions router in-process, which proxies them to the function's process,
- * so a short link's redirect costs one HTTP hop; auth and storage are in-process fetch handlers.
+ * so a function call costs one HTTP hop; auth and storage are in-process fetch handlers.
+ *
+ * Short links mostly never reach this server: its socket is the front's (gateway-front.ts), which
+ * reads the first request head of each connection and relays a connection that begins with a
+ * short domain's Host, whole, to the `r` function's process (functions/relay.ts; a shim there,
+ * functions/relay-shim.js, gives each request the path, client address and CORS headers this
+ * server would). What reaches the short-domain route below is a short link asked on a connection
+ * that began with another host, and connections the relay could not take (`r` failing to boot).
  */
+
+/** The function that answers every request on a short domain. */
+export const SHORT_DOMAIN_FUNCTION = 'r';
 
 export interface GatewayServices {
   auth: WebHandler;
@@ -139,33 +150,12 @@ function pathAndQuery(target: string | undefined, origin: string): string {
   return `${url.pathname}${url.search}`;
 }
 
-/** Distinct (peer, X-Forwarded-For) pairs whose client address the gateway remembers. */
-const CLIENT_MEMO_SIZE = 10_000;
-/** Longer chains are decided afresh each time rather than held (memory stays bounded). */
-const MEMO_KEY_LENGTH = 256;
-
 export function createGateway(config: StackConfig, services: GatewayServices): http.Server {
   const origin = `http://127.0.0.1:${config.gatewayPort}`;
   const validKeys = new Set([config.anonKey, config.serviceRoleKey]);
-  const trusted: TrustedProxies = parseTrustedProxies(config.trustedProxies.join(','));
-  // The decision is a pure function of the peer and its X-Forwarded-For, and visitors repeat
-  // both (a kept-alive connection, a CDN's few addresses): remembered, it costs a map lookup
-  // instead of a few BlockList checks per request. Bounded: emptied when full.
-  const clients = new Map<string, string>();
-  const clientOf = (req: http.IncomingMessage) => {
-    const peer = req.socket.remoteAddress ?? '';
-    const forwardedFor = req.headers['x-forwarded-for'];
-    const key = forwardedFor === undefined ? peer : `${peer}|${String(forwardedFor)}`;
-    let client = clients.get(key);
-    if (client === undefined) {
-      client = clientAddress(peer, forwardedFor, trusted);
-      if (key.length <= MEMO_KEY_LENGTH) {
-        if (clients.size >= CLIENT_MEMO_SIZE) clients.clear();
-        clients.set(key, client);
-      }
-    }
-    return client;
-  };
+  const resolveClient = clientResolver(parseTrustedProxies(config.trustedProxies.join(',')));
+  const clientOf = (req: http.IncomingMessage) =>
+    resolveClient(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for']);
 
   const serveWeb = (
     req: http.IncomingMessage,
@@ -198,7 +188,7 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       // The path as the visitor sent it, as Kong passes it on: r parses it once, itself.
       const target = req.url?.startsWith('/') ? req.url : pathAndQuery(req.url, origin);
       const headers = functionHeaders(req.rawHeaders, clientOf(req));
-      services.functions(req, res, `/r${target}`, headers, withCors);
+      services.functions(req, res, `/${SHORT_DOMAIN_FUNCTION}${target}`, headers, withCors);
       return;
     }
     const url = new URL(req.url ?? '/', origin);
@@ -263,7 +253,7 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
   });
 }
 
-export function listen(server: http.Server, port: number): Promise<void> {
+export function listen(server: net.Server, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());

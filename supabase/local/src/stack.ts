@@ -13,7 +13,8 @@ import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.
 import { drainable } from './drain.ts';
 import { startFunctions } from './functions.ts';
 import { setUpExtensions } from './extensions.ts';
-import { createGateway, listen } from './gateway.ts';
+import { createGateway, listen, SHORT_DOMAIN_FUNCTION } from './gateway.ts';
+import { createGatewayFront } from './gateway-front.ts';
 import { serveWebRequest } from './http.ts';
 import { Mailbox } from './mail.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
@@ -230,6 +231,7 @@ export async function startStack(
       ),
     });
 
+    const isShortDomain = (host: string) => shortDomains.has(host);
     const gateway = createGateway(config, {
       auth: createAuthService({ config, pool: authPool, mailer: mailbox }),
       storage: createStorageService({
@@ -238,7 +240,7 @@ export async function startStack(
         objectsDir: path.join(config.stateDir, 'storage'),
       }),
       functions: functions?.route,
-      isShortDomain: (host) => shortDomains.has(host),
+      isShortDomain,
       captcha: createCaptchaSandbox(),
       stripe: stripe.handler,
       paddle: paddle.handler,
@@ -246,9 +248,18 @@ export async function startStack(
       registrar: registrar.handler,
       samlIdp,
     });
+    const front = createGatewayFront(gateway, {
+      isShortDomain,
+      relay: (client, head) => functions.relay(SHORT_DOMAIN_FUNCTION, client, head),
+    });
     const drainGateway = drainable(gateway);
-    await listen(gateway, config.gatewayPort);
-    stops.push(drainGateway);
+    await listen(front, config.gatewayPort);
+    // Relayed connections are not the gateway's to drain: they end when `r` stops (after this),
+    // its relay shim answering what is in flight on them first (functions/relay-shim.js).
+    stops.push((deadline) => {
+      front.close();
+      return drainGateway(deadline);
+    });
 
     const env: StackEnv = {
       SUPABASE_URL: gatewayUrl(config),

@@ -15,6 +15,7 @@ import {
   type FreshDenoEnv,
 } from '../src/functions/fresh-machine.ts';
 import { createGateway, listen, notImplemented } from '../src/gateway.ts';
+import { createGatewayFront } from '../src/gateway-front.ts';
 import { signToken } from '../src/jwt.ts';
 
 /**
@@ -92,10 +93,25 @@ function rawRequest(
   });
 }
 
+/** Functions whose connections the tests' front relays, from `<name>.short.test` hosts. */
+const RELAYED = ['open', 'crash'];
+const SHORT_SUFFIX = '.short.test';
+
+const isShortDomain = (host: string) => host.endsWith(SHORT_SUFFIX);
+
+function frontOf(server: http.Server, running: RunningFunctions, headTimeoutMs?: number) {
+  return createGatewayFront(server, {
+    isShortDomain,
+    relay: (client, head, host) => running.relay(host.slice(0, -SHORT_SUFFIX.length), client, head),
+    headTimeoutMs,
+  });
+}
+
 let project: string;
 let config: StackConfig;
 let functions: RunningFunctions;
 let gateway: http.Server;
+let front: net.Server;
 let base: string;
 const logLines: string[] = [];
 
@@ -117,19 +133,24 @@ beforeAll(async () => {
     // No proxy in front: the caller's own X-Forwarded-For must not get through.
     trustedProxies: [],
   });
-  functions = await startFunctions(config, (line) => logLines.push(line));
+  functions = await startFunctions(config, (line) => logLines.push(line), { relayed: RELAYED });
   gateway = createGateway(config, {
     auth: notImplemented,
     storage: notImplemented,
     functions: functions.route,
+    isShortDomain,
   });
-  await listen(gateway, config.gatewayPort);
+  // As the stack runs it: every test below goes through the front, which hands what is not a
+  // short domain's connection to the gateway.
+  front = frontOf(gateway, functions);
+  await listen(front, config.gatewayPort);
   base = `http://127.0.0.1:${config.gatewayPort}/functions/v1`;
 });
 
 afterAll(async () => {
   await functions?.stop();
-  await new Promise<void>((resolve) => (gateway ? gateway.close(() => resolve()) : resolve()));
+  await new Promise<void>((resolve) => (front ? front.close(() => resolve()) : resolve()));
+  gateway?.close();
   if (project) fs.rmSync(path.dirname(project), { recursive: true, force: true });
 });
 
@@ -140,6 +161,71 @@ interface Echo {
   body: string;
   env: Record<string, string | null>;
 }
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  /** The client's port: the same for requests that shared a connection. */
+  localPort: number | undefined;
+}
+
+/** A GET to `port` with `host` as its Host, on `agent`'s connections. */
+function get(
+  port: number,
+  host: string,
+  pathAndQuery: string,
+  // A new connection unless told: a kept-alive one belongs to the host of its first request.
+  {
+    agent = false,
+    headers = {},
+  }: { agent?: http.Agent | false; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, path: pathAndQuery, agent, headers: { host, ...headers } },
+      (answer) => {
+        let body = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk: string) => (body += chunk));
+        answer.on('end', () =>
+          resolve({
+            status: answer.statusCode ?? 0,
+            headers: answer.headers,
+            body,
+            localPort: answer.socket?.localPort,
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+/** Sends `parts` on one new connection (`gapMs` apart) and resolves with all it got until closed. */
+function exchange(port: number, parts: string[], gapMs = 0): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (text += chunk));
+    socket.on('close', () => resolve(text));
+    socket.on('error', reject);
+    socket.once('connect', async () => {
+      for (const [index, part] of parts.entries()) {
+        if (index > 0 && gapMs > 0) await new Promise((done) => setTimeout(done, gapMs));
+        socket.write(part);
+      }
+    });
+  });
+}
+
+/** The echo bodies of a raw exchange's answers, in order. */
+const echoesIn = (text: string) =>
+  text
+    .split(/(?=HTTP\/1\.1 )/)
+    .map((answer) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as Echo);
 
 describe('functions runtime', () => {
   it('boots one process for a function’s concurrent first requests', async () => {
@@ -308,7 +394,176 @@ describe('functions runtime', () => {
     fs.writeFileSync(shared, "export const greeting = 'hi';\n");
     expect(await eventually(hello, (text) => text === 'hi v2')).toBe('hi v2');
   });
+});
 
+describe('connections relayed to a function (short domains)', () => {
+  const host = `open${SHORT_SUFFIX}`;
+
+  it('hands the function each request at its Supabase path, with the client the gateway names and its CORS', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const first = await get(config.gatewayPort, host, '/deeper/path?q=1', {
+        agent,
+        // Nobody is a trusted proxy here: the caller's own claims count for nothing.
+        headers: { 'x-forwarded-for': '203.0.113.7', 'x-shortlane-relay': 'guess 198.51.100.1' },
+      });
+      const second = await get(config.gatewayPort, host, '/', { agent });
+      expect(second.localPort).toBe(first.localPort);
+      for (const [answer, url] of [
+        [first, `http://${host}/open/deeper/path?q=1`],
+        [second, `http://${host}/open/`],
+      ] as const) {
+        expect(answer.status).toBe(200);
+        expect(answer.headers['access-control-allow-origin']).toBe('*');
+        const echo = JSON.parse(answer.body) as Echo;
+        expect(echo.url).toBe(url);
+        expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
+        expect(echo.headers['x-real-ip']).toBe('127.0.0.1');
+        expect(echo.headers['x-shortlane-relay']).toBeUndefined();
+        expect(echo.env.SUPABASE_URL).toBe(`http://127.0.0.1:${config.gatewayPort}`);
+      }
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('answers pipelined requests on a relayed connection and on one the gateway serves', async () => {
+    for (const [requestHost, path, url] of [
+      [host, '/p', `http://${host}/open/p`],
+      ['127.0.0.1', '/functions/v1/open/p', 'http://127.0.0.1/open/p'],
+    ]) {
+      const request = (last: boolean) =>
+        `GET ${path} HTTP/1.1\r\nHost: ${requestHost}\r\n${last ? 'Connection: close\r\n' : ''}\r\n`;
+      const text = await exchange(config.gatewayPort, [request(false) + request(true)]);
+      expect(text.match(/HTTP\/1\.1 200/g), text).toHaveLength(2);
+      expect(echoesIn(text).map((echo) => echo.url)).toEqual([url, url]);
+    }
+  });
+
+  it('leaves a connection that began with another host to the gateway, short domains included', async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const rest = await get(config.gatewayPort, '127.0.0.1', '/functions/v1/open', { agent });
+      expect((JSON.parse(rest.body) as Echo).url).toBe('http://127.0.0.1/open');
+      // The gateway's own short-domain route: to `r`, which this project lacks.
+      const short = await get(config.gatewayPort, host, '/abc', { agent });
+      expect(short.localPort).toBe(rest.localPort);
+      expect(short.status).toBe(404);
+      expect(short.body).toBe('Function not found');
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('keeps the function when a relayed visitor hangs up before the answer', async () => {
+    const crashHost = `crash${SHORT_SUFFIX}`;
+    const before = (await get(config.gatewayPort, crashHost, '/')).body;
+    expect(before).toMatch(/^alive \d+$/);
+    const logged = logLines.length;
+    const socket = net.connect({ port: config.gatewayPort, host: '127.0.0.1' });
+    socket.on('error', () => undefined);
+    socket.write(`GET /?wait=1000 HTTP/1.1\r\nHost: ${crashHost}\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    socket.destroy();
+    expect((await get(config.gatewayPort, crashHost, '/')).body).toBe(before);
+    expect(logLines.slice(logged).join('\n')).not.toMatch(/functions\/crash: request failed/);
+  });
+
+  it('ends relayed connections when the function reloads; the next one reaches the new process', async () => {
+    const socket = net.connect({ port: config.gatewayPort, host: '127.0.0.1' });
+    let text = '';
+    socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(`GET /before HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    await eventually(
+      async () => text,
+      (got) => got.includes('/open/before'),
+    );
+    const entry = path.join(project, 'functions', 'open', 'index.ts');
+    fs.appendFileSync(entry, '\n// edited by the relay test\n');
+    await closed;
+    const after = await get(config.gatewayPort, host, '/after');
+    expect((JSON.parse(after.body) as Echo).url).toBe(`http://${host}/open/after`);
+  });
+
+  it('lets the gateway answer a first head too long to relay (431)', async () => {
+    const text = await exchange(config.gatewayPort, [
+      `GET / HTTP/1.1\r\nHost: ${host}\r\nX-Long: ${'a'.repeat(20_000)}\r\n\r\n`,
+    ]);
+    expect(text).toMatch(/^HTTP\/1\.1 431/);
+  });
+
+  describe('behind a trusted proxy, with a short wait for the first head', () => {
+    let trustedFunctions: RunningFunctions;
+    let trustedGateway: http.Server;
+    let trustedFront: net.Server;
+    let port: number;
+
+    beforeAll(async () => {
+      const trustedConfig = loadConfig({
+        stateDir: path.dirname(project),
+        functionsDir: path.join(project, 'functions'),
+        gatewayPort: await freePort(),
+        functionsPort: await freePort(),
+        watchFunctions: false,
+        trustedProxies: ['127.0.0.1'],
+      });
+      port = trustedConfig.gatewayPort;
+      trustedFunctions = await startFunctions(trustedConfig, () => undefined, {
+        relayed: RELAYED,
+      });
+      trustedGateway = createGateway(trustedConfig, {
+        auth: notImplemented,
+        storage: notImplemented,
+        functions: trustedFunctions.route,
+        isShortDomain,
+      });
+      trustedFront = frontOf(trustedGateway, trustedFunctions, 300);
+      await listen(trustedFront, port);
+    });
+
+    afterAll(async () => {
+      await trustedFunctions?.stop();
+      await new Promise<void>((resolve) =>
+        trustedFront ? trustedFront.close(() => resolve()) : resolve(),
+      );
+      trustedGateway?.close();
+    });
+
+    it('names each request’s client from its own X-Forwarded-For; a forged relay line is ignored', async () => {
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const clients: string[] = [];
+        for (const headers of [
+          { 'x-forwarded-for': '203.0.113.1' },
+          { 'x-forwarded-for': '198.51.100.9, 203.0.113.2', 'x-shortlane-relay': 'nope 10.0.0.1' },
+          {} as Record<string, string>,
+        ]) {
+          const answer = await get(port, host, '/', { agent, headers });
+          const echo = JSON.parse(answer.body) as Echo;
+          expect(echo.headers['x-shortlane-relay']).toBeUndefined();
+          expect(echo.headers['x-real-ip']).toBe(echo.headers['x-forwarded-for']);
+          clients.push(echo.headers['x-forwarded-for']!);
+        }
+        expect(clients).toEqual(['203.0.113.1', '203.0.113.2', '127.0.0.1']);
+      } finally {
+        agent.destroy();
+      }
+    });
+
+    it('hands a slow first head to the gateway, which answers it', async () => {
+      const text = await exchange(
+        port,
+        ['GET /functions/v1/open HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'Connection: close\r\n\r\n'],
+        600,
+      );
+      expect(text).toMatch(/^HTTP\/1\.1 200/);
+      expect(echoesIn(text).map((echo) => echo.url)).toEqual(['http://127.0.0.1/open']);
+    });
+  });
+});
+
+describe('functions runtime, stopped', () => {
   it('stops every Deno process it started', async () => {
     await fetch(`${base}/open`);
     expect(denoProcessesIn(project).length).toBeGreaterThan(0);

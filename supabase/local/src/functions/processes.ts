@@ -17,6 +17,7 @@ export class BootError extends Error {
 }
 
 const WATCHDOG = fileURLToPath(new URL('./parent-watchdog.js', import.meta.url));
+const RELAY_SHIM = fileURLToPath(new URL('./relay-shim.js', import.meta.url));
 // Generous: a first start transpiles every module into an empty DENO_DIR, on a busy CI machine.
 const BOOT_TIMEOUT_MS = 60_000;
 
@@ -24,6 +25,8 @@ interface FunctionProcess {
   /** Resolves to the loopback port once the function's Deno.serve accepts connections. */
   ready: Promise<number>;
   port?: number;
+  /** The relay shim's port (relay-shim.js), for a function whose connections are relayed. */
+  relayPort?: number;
   /** SIGTERM, then SIGKILL if it still runs `killAfterMs` later (see spawnManaged). */
   stop(killAfterMs?: number): Promise<void>;
 }
@@ -36,6 +39,19 @@ export interface FunctionProcessesOptions {
   /** Our own variables' local values, each given only where nothing real sets it (local-env.ts). */
   localDefaults: Readonly<Record<string, string>>;
   log: (line: string) => void;
+  /** Functions the gateway relays whole connections to (relay.ts), and the shim's settings. */
+  relay?: RelaySettings;
+}
+
+/** What relay-shim.js is told (JSON in SHORTLANE_RELAY, which it removes from the env). */
+export interface RelaySettings {
+  functions: ReadonlySet<string>;
+  /** Proves an announcement line came from the gateway's relay (random per stack). */
+  secret: string;
+  /** STACK_TRUSTED_PROXIES, as the gateway reads it (client-address.ts). */
+  trustedProxies: string;
+  /** Put on every relayed answer, as the gateway puts its CORS headers on the others. */
+  responseHeaders: Readonly<Record<string, string>>;
 }
 
 function freePort(): Promise<number> {
@@ -74,6 +90,11 @@ export class FunctionProcesses {
   /** The port of the process serving `name` if it is warm (no promise to wait on). */
   portOf(name: string): number | undefined {
     return this.running.get(name)?.port;
+  }
+
+  /** The relay shim's port of the warm process serving `name`, if it is relayed. */
+  relayPortOf(name: string): number | undefined {
+    return this.running.get(name)?.relayPort;
   }
 
   /** The port of the warm process serving `name`, starting one if needed. */
@@ -115,6 +136,10 @@ export class FunctionProcesses {
     await this.reloadAll(killAfterMs);
   }
 
+  private relayed(name: string): boolean {
+    return this.options.relay?.functions.has(name) ?? false;
+  }
+
   private denoArgs(name: string): string[] {
     const { dir } = this.options.catalog;
     const denoJson = path.join(dir, 'deno.json');
@@ -131,11 +156,17 @@ export class FunctionProcesses {
       ...NO_DOWNLOADS,
       '--preload',
       WATCHDOG,
+      ...(this.relayed(name) ? ['--preload', RELAY_SHIM] : []),
       ...(fs.existsSync(denoJson) ? ['--config', denoJson] : ['--no-config']),
       // Deno never lets the file override variables already set: SUPABASE_* stay the stack's.
       ...(fs.existsSync(dotEnv) ? [`--env-file=${dotEnv}`] : []),
       this.options.catalog.entrypoint(name),
     ];
+  }
+
+  private relayEnv(name: string, port: number): string {
+    const { secret, trustedProxies, responseHeaders } = this.options.relay!;
+    return JSON.stringify({ port, secret, trustedProxies, prefix: `/${name}`, responseHeaders });
   }
 
   private launch(name: string): FunctionProcess {
@@ -146,6 +177,7 @@ export class FunctionProcesses {
     };
     const boot = async (): Promise<number> => {
       const port = await freePort();
+      const relayPort = this.relayed(name) ? await freePort() : undefined;
       // Reloaded or stopped while the port was being chosen: spawn nothing that could linger.
       if (this.stopped || this.running.get(name) !== instance)
         throw new BootError(`${name} was stopped while starting`);
@@ -162,6 +194,7 @@ export class FunctionProcesses {
             ...localFunctionEnv(path.join(catalog.dir, '.env'), localDefaults),
             ...functionEnv,
             DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`,
+            ...(relayPort === undefined ? {} : { SHORTLANE_RELAY: this.relayEnv(name, relayPort) }),
           },
         },
         log,
@@ -177,7 +210,9 @@ export class FunctionProcesses {
         forget();
       });
       const deadline = started + BOOT_TIMEOUT_MS;
-      while (!(await accepts(port))) {
+      const serving = async () =>
+        (await accepts(port)) && (relayPort === undefined || (await accepts(relayPort)));
+      while (!(await serving())) {
         if (ended) throw new BootError(`${name} ended (${ended}) before serving`);
         if (Date.now() > deadline) {
           await managed.stop();
@@ -187,6 +222,7 @@ export class FunctionProcesses {
       }
       log(`functions/${name}: serving on :${port} (booted in ${Date.now() - started} ms)`);
       instance.port = port;
+      instance.relayPort = relayPort;
       return port;
     };
     // `boot` reads `instance` only after its first await, once the object exists.
