@@ -1,7 +1,12 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { all, asActor, one, useDatabase, withRollback } from '../support/index.ts';
-import { addClicks, createAnalyticsScene, type AnalyticsScene } from './analytics-fixtures.ts';
+import {
+  addClicks,
+  createAnalyticsScene,
+  expectAnalyticsError,
+  type AnalyticsScene,
+} from './analytics-fixtures.ts';
 
 /**
  * The per-link reads of raw clicks (route breakdown of link_analytics, click_log_csv for a link,
@@ -170,5 +175,35 @@ describe('per-link reads of raw clicks equal a count over public.clicks', () => 
       );
       expect(Number(answer.clicks)).toBe(Number(raw.clicks));
       expect(Number(answer.clicks)).toBeGreaterThan(10);
+    }));
+
+  it('click_log_csv refuses a period of more than 100,000 clicks, bots and rolled-up hours counted', () =>
+    withRollback(pool, async (db) => {
+      const scene = await createAnalyticsScene(db);
+      const aliasId = scene.links.team.id;
+      // 100,001 clicks: 99,990 in an hour rolled up before the mark (a third of them robots),
+      // 11 in the open hour.
+      await db.query(
+        `insert into public.clicks (time, alias_id, account_id, device, is_bot)
+         select case when g <= 99990 then now() - interval '3 hours' else now() - interval '1 second' end,
+           a.id, a.account_id, 'desktop', g % 3 = 0
+         from generate_series(1, 100001) as g, public.aliases a where a.id = $1`,
+        [aliasId],
+      );
+      await db.query(
+        `select app.rollup_clicks(now() - interval '3 hours', now() - interval '3 hours' + interval '1 microsecond')`,
+      );
+      await db.query(
+        `update app.click_rollup_state
+         set rolled_until = date_bin('1 hour', now(), timestamptz '2000-01-01 00:00:00+00')`,
+      );
+      const csv = (period: string) =>
+        asActor(db, scene.cast.member.id, (as) =>
+          as.query('select public.click_log_csv($1, null, $2)', [aliasId, period]),
+        );
+      await expectAnalyticsError(csv('last_24_hour'), 'click_log_too_large');
+      // The rolled-up hour is outside the last hour: its 11 clicks are listed.
+      const { rows } = await csv('last_1_hour');
+      expect(String(Object.values(rows[0] as object)[0]).split('\r\n')).toHaveLength(13);
     }));
 });
