@@ -207,3 +207,220 @@ describe('per-link reads of raw clicks equal a count over public.clicks', () => 
       expect(String(Object.values(rows[0] as object)[0]).split('\r\n')).toHaveLength(13);
     }));
 });
+
+/**
+ * The rollup mark moves in steps of minutes (migration 20261122006950): a rollup row of hour H
+ * holds the clicks of [H, least(H + 1 hour, mark)), steps add into it, a late batch rebuilds its
+ * hour up to the mark. At every stage the rows equal a count over the raw clicks before the mark,
+ * and the reads equal a count over the raw clicks of their period.
+ */
+describe('a rollup mark inside an hour, moved in incremental steps', () => {
+  const KEYS = {
+    alias_id: 'click_stats_hourly',
+    account_id: 'account_click_stats_hourly',
+  } as const;
+  type Key = keyof typeof KEYS;
+
+  /** The rows of one link or account, and what the raw clicks before the mark make of them. */
+  async function expectRowsEqualRawBeforeTheMark(db: pg.ClientBase, key: Key, id: string) {
+    const rows = await all(
+      db,
+      `select extract(epoch from s.hour)::bigint as hour, s.clicks, s.bot_clicks, s.qr_clicks,
+         s.countries, s.devices, s.referrers
+       from public.${KEYS[key]} s where s.${key} = $1 order by 1`,
+      [id],
+    );
+    const map = (dimension: string) =>
+      `coalesce((select jsonb_object_agg(m.value, m.n) from maps m
+         where m.hour = r.hour and m.dimension = '${dimension}'), '{}')`;
+    const raw = await all(
+      db,
+      `with r as (
+         select date_bin('1 hour', c.time, timestamptz '2000-01-01 00:00:00+00') as hour, c.*
+         from public.clicks c, app.click_rollup_state s
+         where c.${key} = $1 and c.time < s.rolled_until
+       ),
+       maps as (
+         select r.hour, d.dimension, coalesce(d.value, '') as value, count(*) as n
+         from r cross join lateral (values ('countries', r.country), ('devices', r.device),
+           ('referrers', r.referrer_host)) as d(dimension, value)
+         where not r.is_bot
+         group by 1, 2, 3
+       )
+       select extract(epoch from r.hour)::bigint as hour, count(*)::int as clicks,
+         count(*) filter (where r.is_bot)::int as bot_clicks,
+         count(*) filter (where r.is_qr)::int as qr_clicks,
+         ${map('countries')} as countries, ${map('devices')} as devices,
+         ${map('referrers')} as referrers
+       from r group by r.hour order by 1`,
+      [id],
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows).toEqual(raw);
+  }
+
+  /**
+   * click_analytics of every period, and of a window ending a minute after the mark (the partial
+   * row of the mark's hour inside it whatever the clock says), and link_click_count, against the
+   * raw clicks.
+   */
+  async function expectReadsEqualRaw(db: pg.ClientBase, key: Key, id: string) {
+    const windows = await all<{ from: Date; to: Date; unit: string }>(
+      db,
+      `select now() - p::interval as from, now() as to, app.analytics_unit(p::interval) as unit
+       from unnest($1::text[]) as p
+       union all
+       select s.rolled_until - interval '150 minutes', s.rolled_until + interval '1 minute', 'hour'
+       from app.click_rollup_state s`,
+      [Object.values(PERIODS)],
+    );
+    for (const window of windows) {
+      const expected = await one<{
+        clicks: number;
+        bot_clicks: number;
+        qr_clicks: number;
+        countries: Record<string, number>;
+        series: Record<string, number>;
+      }>(
+        db,
+        `with w as (
+           select c.* from public.clicks c
+           where c.${key} = $1 and c.time >= $2 and c.time < $3
+         )
+         select (select count(*)::int from w where not w.is_bot) as clicks,
+           (select count(*)::int from w where w.is_bot) as bot_clicks,
+           (select count(*)::int from w where w.is_qr) as qr_clicks,
+           (select coalesce(jsonb_object_agg(x.value, x.n), '{}') from (
+             select coalesce(w.country, '') as value, count(*) as n from w where not w.is_bot
+             group by 1) as x) as countries,
+           (select coalesce(jsonb_object_agg(x.bucket, x.n), '{}') from (
+             select extract(epoch from date_trunc($4, w.time, 'UTC'))::bigint::text as bucket,
+               count(*) as n
+             from w where not w.is_bot group by 1) as x) as series`,
+        [id, window.from, window.to, window.unit],
+      );
+      const { answer } = await one<{
+        answer: {
+          clicks: number;
+          bot_clicks: number;
+          qr_clicks: number;
+          countries: { value: string | null; clicks: number }[];
+          series: { time: string; clicks: number }[];
+        };
+      }>(db, `select app.click_analytics($1, $2, $3, $4, $5) as answer`, [
+        key,
+        id,
+        window.from,
+        window.to,
+        window.unit,
+      ]);
+      expect(
+        {
+          clicks: Number(answer.clicks),
+          bot_clicks: Number(answer.bot_clicks),
+          qr_clicks: Number(answer.qr_clicks),
+          countries: Object.fromEntries(
+            answer.countries.map((item) => [item.value ?? '', Number(item.clicks)]),
+          ),
+          series: Object.fromEntries(
+            answer.series
+              .filter((item) => Number(item.clicks) > 0)
+              .map((item) => [String(Date.parse(item.time) / 1000), Number(item.clicks)]),
+          ),
+        },
+        `${key} over [${window.from.toISOString()}, ${window.to.toISOString()})`,
+      ).toEqual(expected);
+    }
+    if (key === 'alias_id') {
+      const counts = await one<{ answer: string; raw: string }>(
+        db,
+        `select app.link_click_count($1) as answer,
+           (select count(*) from public.clicks c where c.alias_id = $1 and not c.is_bot) as raw`,
+        [id],
+      );
+      expect(counts.answer).toBe(counts.raw);
+    }
+  }
+
+  async function expectAllEqualRaw(db: pg.ClientBase, scene: AnalyticsScene, stage: string) {
+    const targets: [Key, string][] = [
+      ['alias_id', scene.links.team.id],
+      ['account_id', scene.cast.team.accountId],
+    ];
+    for (const [key, id] of targets) {
+      await expectRowsEqualRawBeforeTheMark(db, key, id).catch((error: unknown) => {
+        throw new Error(`${stage}, rows of ${key}: ${String(error)}`);
+      });
+      await expectReadsEqualRaw(db, key, id).catch((error: unknown) => {
+        throw new Error(`${stage}, reads of ${key}: ${String(error)}`);
+      });
+    }
+  }
+
+  it('rows and reads equal the raw clicks: mark mid-hour, a late batch, two steps', () =>
+    withRollback(pool, async (db) => {
+      const scene = await createAnalyticsScene(db);
+      const aliasId = scene.links.team.id;
+      // A mark 20 to 25 minutes back, never on an hour: the row of its hour is partial.
+      const { mark } = await one<{ mark: Date }>(
+        db,
+        `select case when m = date_bin('1 hour', m, timestamptz '2000-01-01 00:00:00+00')
+           then m - interval '5 minutes' else m end as mark
+         from (select app.click_rollup_mark(now()) - interval '20 minutes' as m) as x`,
+      );
+      // Clicks on both sides of the mark, of its hour's start and of the steps to come, with
+      // bots, QR scans and several countries; and the spread of the other tests.
+      await db.query(
+        `insert into public.clicks (time, alias_id, account_id, country, device, referrer_host,
+           is_bot, is_qr)
+         select $2::timestamptz + o.offset_s * interval '1 second', a.id, a.account_id,
+           (array['US', 'DE', null, 'JP'])[1 + g % 4], (array['desktop', 'mobile'])[1 + g % 2],
+           (array[null, 't.co'])[1 + g % 2], g % 5 = 0, g % 3 = 0
+         from unnest(array[-3700, -1900, -301, -61, -1, 0, 1, 59, 299, 300, 301, 599, 600, 899,
+             1000]) with ordinality as o(offset_s, g)
+         join public.aliases a on a.id = $1
+         where $2::timestamptz + o.offset_s * interval '1 second' < now()`,
+        [aliasId, mark],
+      );
+      await addClicks(db, aliasId, [
+        { ago: '1 second', qr: true },
+        { ago: '59 minutes 30 seconds', country: null, count: 2 },
+        { ago: '3 hours', device: 'tablet' },
+        { ago: '6 days 23 hours', bot: true, device: 'other' },
+        { ago: '29 days 23 hours 58 minutes', country: 'IN' },
+      ]);
+      await db.query('update app.click_rollup_state set rolled_until = $1', [mark]);
+      // Rebuilt hour by hour, each stopping at the mark.
+      await db.query(
+        `select app.rollup_clicks(h.hour, h.hour + interval '1 hour')
+         from (select distinct date_bin('1 hour', c.time, timestamptz '2000-01-01 00:00:00+00')
+           as hour from public.clicks c where c.alias_id = $1) as h`,
+        [aliasId],
+      );
+      await expectAllEqualRaw(db, scene, 'mark inside an hour');
+
+      // A late batch: clicks before the mark, in its partially rolled hour and an hour before.
+      await db.query(
+        `select * from app.record_clicks(json_build_array(
+           json_build_object('time', $2::timestamptz - interval '2 minutes', 'alias_id', $1::uuid,
+             'country', 'FR', 'device', 'mobile', 'is_bot', false, 'is_qr', true),
+           json_build_object('time', $2::timestamptz - interval '1 microsecond', 'alias_id', $1::uuid,
+             'country', 'FR', 'device', 'desktop', 'is_bot', true, 'is_qr', false),
+           json_build_object('time', $2::timestamptz - interval '65 minutes', 'alias_id', $1::uuid,
+             'country', 'SE', 'device', 'tablet', 'is_bot', false, 'is_qr', false)))`,
+        [aliasId, mark],
+      );
+      await expectAllEqualRaw(db, scene, 'after a late batch');
+
+      // Two steps, each adding its clicks into the rows of their hours.
+      const stepped = await one<{ first: Date; second: Date }>(
+        db,
+        `select app.advance_click_rollups($1::timestamptz + interval '5 minutes 30 seconds')
+           as first, app.advance_click_rollups() as second`,
+        [mark],
+      );
+      expect(stepped.first.getTime()).toBe(mark.getTime() + 5 * 60_000);
+      expect(stepped.second.getTime()).toBeGreaterThan(stepped.first.getTime());
+      await expectAllEqualRaw(db, scene, 'after two steps');
+    }));
+});
