@@ -50,6 +50,37 @@ alter table app.click_rollup_state add constraint click_rollup_state_rolled_unti
   check (rolled_until = date_bin((app.click_rollup_schedule()).step, rolled_until,
     timestamptz '2000-01-01 00:00:00+00'));
 
+-- Raw clicks after the mark are found through the BRIN on time, which knows only the page ranges
+-- it has summarized; the others are read whatever their times. Ranges are summarized by vacuum,
+-- which an insert-only partition sees after a fifth of its rows again: the tail of unsummarized
+-- pages, read by every per-link read, would be days long and the short raw window no help.
+-- With autosummarize, each range filled is queued for an autovacuum worker (within its naptime,
+-- a minute); only the range being filled stays unsummarized. Set on each partition's index (the
+-- partitioned index only hands its definition to new partitions): now, and whenever
+-- app.advance_click_rollups creates partitions.
+create function app.autosummarize_click_ranges() returns integer
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  v_index regclass;
+  v_set integer := 0;
+begin
+  for v_index in
+    select i.inhrelid::regclass
+    from pg_catalog.pg_inherits i
+    join pg_catalog.pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'public.clicks_time_brin_idx'::regclass
+      and not coalesce('autosummarize=on' = any (c.reloptions), false)
+  loop
+    execute format('alter index %s set (autosummarize = on)', v_index);
+    v_set := v_set + 1;
+  end loop;
+  return v_set;
+end;
+$$;
+select app.autosummarize_click_ranges();
+
 -- Rows of hours from the mark on could hold clicks after it (rollup_clicks rolled up whole hours
 -- and the readers ignored them); from now on the row of the mark's hour is read, and added to.
 delete from public.click_stats_hourly
@@ -230,6 +261,7 @@ begin
   update app.click_rollup_state set rolled_until = v_to;
   if date_trunc('month', v_from, 'UTC') <> date_trunc('month', v_to, 'UTC') then
     perform app.ensure_click_partitions();
+    perform app.autosummarize_click_ranges();
   end if;
   return v_to;
 end;

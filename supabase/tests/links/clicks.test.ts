@@ -221,6 +221,27 @@ describe('click partitions', () => {
       expect(again.n).toBe(0);
     }));
 
+  it("queue their BRIN's filled page ranges for summarizing, new partitions too", () =>
+    withRollback(pool, async (db) => {
+      const lacking = () =>
+        one<{ n: number }>(
+          db,
+          `select count(*)::int as n from pg_inherits i join pg_class c on c.oid = i.inhrelid
+           where i.inhparent = 'public.clicks_time_brin_idx'::regclass
+             and not coalesce('autosummarize=on' = any (c.reloptions), false)`,
+        ).then((row) => row.n);
+      expect(await lacking()).toBe(0);
+      const created = await one<{ n: number }>(
+        db,
+        `select app.ensure_click_partitions(now(), 10) as n`,
+      );
+      expect(created.n).toBeGreaterThanOrEqual(1);
+      expect(await lacking()).toBe(created.n);
+      const set = await one<{ n: number }>(db, 'select app.autosummarize_click_ranges() as n');
+      expect(set.n).toBe(created.n);
+      expect(await lacking()).toBe(0);
+    }));
+
   it('are out of the API: no one but the owner reaches the partitions schema', () =>
     withRollback(pool, async (db) => {
       const { cast } = await createLinkScene(db);
