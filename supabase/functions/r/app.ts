@@ -74,12 +74,13 @@ export async function startRedirector(options: RedirectorOptions): Promise<Redir
   const ipBlocks = new IpBlockList(loadIpBlocks(sql));
   const allowance = new RedirectAllowance({ check: checkAccounts(sql), now });
   const batchSize = options.batchSize ?? 2_000;
+  const rollups = await readRollupSchedule(sql);
   const buffer = new ClickBuffer<CapturedClick>({
     write: clickWriter({
       sql,
       hasher,
       onAccounts: (states) => allowance.learn(states),
-      rollups: await readRollupSchedule(sql),
+      rollups,
       now,
     }),
     capacity: Math.max(options.capacity ?? 100_000, batchSize),
