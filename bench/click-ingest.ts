@@ -1,18 +1,24 @@
 /**
- * Postgres CPU per click of app.record_clicks, the previous version beside the current one in
- * the same database and run (bench/redirect.ts --compare). The previous version is installed
- * from its migration's text into schema bench_before, with the plan-limit functions it called
- * then (app.account_price_id, app.account_limit); both write the same tables. Identical batches
- * of 500 clicks, as the redirector sends them, go through each in turn, in alternating rounds
- * (the machine's other load then weighs on both alike), for two kinds of batch:
+ * Postgres CPU per click of app.record_clicks, three releases side by side in the same database
+ * and run (bench/redirect.ts --compare):
+ *   - before: the version of migration 002900, installed from its migration's text into schema
+ *     bench_before with the plan-limit functions it called then (app.account_price_id,
+ *     app.account_limit), the clicks table with its btree on (alias_id, time);
+ *   - main: the version of migration 003400 (schema bench_main), the same btree;
+ *   - now: app.record_clicks as migrated, the clicks table as migrated (no such btree since
+ *     migration 006900).
+ * All write the same tables; the btree is built before the rounds of a release that had it and
+ * dropped before the others (outside the measured time). Identical batches of 500 clicks, as
+ * the redirector sends them, go through each in turn, in rotating rounds (the machine's other
+ * load then weighs on all alike), for two kinds of batch:
  *   - one account: the redirect benchmark's 1,000 hot links, all of one account;
  *   - many accounts: 250 accounts of two links each, every batch spread over all of them.
  * The accounts are on the enterprise plan so that no limit stops the counting.
  *
- * Each gets the batches as the redirector of its release sent them: the previous version a JSON
- * array, the current one an array per column.
+ * Each gets the batches as the redirector of its release sent them: 002900 a JSON array, the
+ * later ones an array per column.
  *
- * Two figures per version: the CPU of the backend that ran the batches (/proc/<pid>/schedstat),
+ * Two figures per release: the CPU of the backend that ran the batches (/proc/<pid>/schedstat),
  * and that of every Postgres process meanwhile (bench/postgres-cpu.ts: the backend plus the WAL
  * writer, checkpointer, autovacuum… and whatever else the stack's processes asked of the server
  * during the run, which is little), both divided by the clicks sent.
@@ -25,21 +31,25 @@ import { REPO_ROOT } from '../supabase/local/src/config.ts';
 import { PostgresCpu, processCpuNs } from './postgres-cpu.ts';
 
 const MIGRATIONS = path.join(REPO_ROOT, 'supabase/migrations');
-/** Where each previous function was last defined before migration 20261122003400. */
-const PREVIOUS = [
+/** Where each function of the release before migration 20261122003400 was last defined. */
+const BEFORE = [
   ['20261122000120_billing.sql', 'account_price_id'],
   ['20261122001100_redirect.sql', 'account_limit'],
   ['20261122002900_routing_rules.sql', 'record_clicks'],
 ] as const;
+/** The array form of migration 003400 (the first app.record_clicks it defines). */
+const MAIN = ['20261122003400_click_ingest.sql', 'record_clicks'] as const;
+const LINK_INDEX = 'clicks_alias_id_time_idx';
 const BATCH = 500;
 const MANY_ACCOUNTS = 250;
 
-/** The last `create [or replace] function app.<name>(` … `$$;` of a migration file. */
-function functionSource(file: string, name: string): string {
+/** The last (or first) `create [or replace] function app.<name>(` … `$$;` of a migration file. */
+function functionSource(file: string, name: string, which: 'first' | 'last' = 'last'): string {
   const text = fs.readFileSync(path.join(MIGRATIONS, file), 'utf8');
-  const start = [
+  const starts = [
     ...text.matchAll(new RegExp(`create (or replace )?function app\\.${name}\\(`, 'g')),
-  ].at(-1)?.index;
+  ];
+  const start = (which === 'first' ? starts[0] : starts.at(-1))?.index;
   if (start === undefined) throw new Error(`${file}: no function app.${name}`);
   const bodyStart = text.indexOf('$$', start);
   const bodyEnd = text.indexOf('$$;', bodyStart + 2);
@@ -47,15 +57,34 @@ function functionSource(file: string, name: string): string {
   return text.slice(start, bodyEnd + 3);
 }
 
-/** Installs the previous app.record_clicks (and what it called) as bench_before.*. */
+/**
+ * Installs the app.record_clicks of the release before 003400 (and what it called) as
+ * bench_before.*, and that of 003400 as bench_main.record_clicks.
+ */
 export async function installPreviousRecordClicks(db: pg.Client): Promise<void> {
   const renamed = (sql: string) =>
-    PREVIOUS.reduce(
+    BEFORE.reduce(
       (text, [, name]) => text.replaceAll(`app.${name}(`, `bench_before.${name}(`),
       sql.replace(/^create (or replace )?function/, 'create function'),
     );
   await db.query('drop schema if exists bench_before cascade; create schema bench_before');
-  for (const [file, name] of PREVIOUS) await db.query(renamed(functionSource(file, name)));
+  for (const [file, name] of BEFORE) await db.query(renamed(functionSource(file, name)));
+  await db.query('drop schema if exists bench_main cascade; create schema bench_main');
+  await db.query(
+    functionSource(MAIN[0], MAIN[1], 'first').replace(
+      /^create (or replace )?function app\./,
+      'create function bench_main.',
+    ),
+  );
+}
+
+/** The clicks table as a release had it: with or without the btree on (alias_id, time). */
+async function setLinkIndex(db: pg.Client, present: boolean): Promise<void> {
+  await db.query(
+    present
+      ? `create index if not exists ${LINK_INDEX} on public.clicks (alias_id, time)`
+      : `drop index if exists public.${LINK_INDEX}`,
+  );
 }
 
 /** 250 accounts with two links each on `domain`, and every bench account on enterprise. */
@@ -191,6 +220,20 @@ async function replay(
 
 const perClick = (ns: number, clicks: number) => ns / 1000 / clicks;
 
+interface Release {
+  label: string;
+  fn: string;
+  /** Whether the clicks table had its btree on (alias_id, time) then. */
+  linkIndex: boolean;
+}
+
+/** The first is the reference the others are compared with. */
+const RELEASES: readonly [Release, ...Release[]] = [
+  { label: 'before (migration 002900)', fn: 'bench_before.record_clicks', linkIndex: true },
+  { label: 'main (migration 003400)', fn: 'bench_main.record_clicks', linkIndex: true },
+  { label: 'now', fn: 'app.record_clicks', linkIndex: false },
+];
+
 /**
  * Runs the comparison and answers the lines to print. `hotAliasIds`: the redirect benchmark's
  * hot links (one account), on `domain`.
@@ -199,7 +242,7 @@ export async function compareClickIngest(
   db: pg.Client,
   domain: string,
   hotAliasIds: string[],
-  { rounds = 4, batchesPerRound = 20 } = {},
+  { rounds = 6, batchesPerRound = 20 } = {},
 ): Promise<string[]> {
   await installPreviousRecordClicks(db);
   await createAccounts(db, domain);
@@ -216,34 +259,34 @@ export async function compareClickIngest(
     ['one account (1,000 links)', hotAliasIds],
     [`${MANY_ACCOUNTS} accounts (2 links each)`, many.map((row) => row.id)],
   ] as const) {
-    const totals = new Map<string, Cost>();
+    const totals = new Map<Release, Cost>();
     for (let round = 0; round < rounds; round++) {
-      // Alternating which goes first, so neither always meets a cache the other warmed.
-      const order =
-        round % 2 === 0
-          ? ['bench_before.record_clicks', 'app.record_clicks']
-          : ['app.record_clicks', 'bench_before.record_clicks'];
-      for (const fn of order) {
-        const cost = await replay(db, cpu, backend, fn, batches(aliasIds, batchesPerRound));
-        const sum = totals.get(fn) ?? { backendNs: 0, allNs: 0, clicks: 0 };
-        totals.set(fn, {
+      // Rotating which goes first, so none always meets a cache another warmed.
+      const order = RELEASES.map((_, i) => RELEASES[(i + round) % RELEASES.length]!);
+      for (const release of order) {
+        await setLinkIndex(db, release.linkIndex);
+        const cost = await replay(db, cpu, backend, release.fn, batches(aliasIds, batchesPerRound));
+        const sum = totals.get(release) ?? { backendNs: 0, allNs: 0, clicks: 0 };
+        totals.set(release, {
           backendNs: sum.backendNs + cost.backendNs,
           allNs: sum.allNs + cost.allNs,
           clicks: sum.clicks + cost.clicks,
         });
       }
     }
-    const before = totals.get('bench_before.record_clicks')!;
-    const after = totals.get('app.record_clicks')!;
+    const before = totals.get(RELEASES[0])!;
     const figures = (cost: Cost) =>
       `${perClick(cost.backendNs, cost.clicks).toFixed(1)} µs in its backend, ${perClick(cost.allNs, cost.clicks).toFixed(1)} µs in all Postgres processes`;
     lines.push(
-      `  ${label}, ${(before.clicks / BATCH).toLocaleString('en-US')} batches of ${BATCH} each:`,
-      `    before (migration 002900)  ${figures(before)}`,
-      `    now                        ${figures(after)}`,
-      `    now / before: ${((after.allNs / before.allNs) * 100).toFixed(0)}% of the Postgres CPU per click`,
+      `  ${label}, ${(before.clicks / BATCH).toLocaleString('en-US')} batches of ${BATCH} each per release:`,
+      ...RELEASES.map((release) => {
+        const cost = totals.get(release)!;
+        const share = ((cost.allNs / before.allNs) * 100).toFixed(0);
+        return `    ${release.label.padEnd(28)} ${figures(cost)} (${share}% of before)`;
+      }),
     );
   }
-  await db.query('drop schema bench_before cascade');
+  await setLinkIndex(db, false);
+  await db.query('drop schema bench_before cascade; drop schema bench_main cascade');
   return lines;
 }

@@ -19,8 +19,9 @@
  * the WAL writer, autovacuum…). Prints its figures; it is not a timed test.
  *
  *   npm run bench:redirect
- *   npm run bench:redirect -- --compare   only app.record_clicks, the version before migration
- *                                         20261122003400 beside the current one (bench/click-ingest.ts)
+ *   npm run bench:redirect -- --compare   only app.record_clicks: the releases before migrations
+ *                                         20261122003400 and 20261122006900 beside the current one
+ *                                         (bench/click-ingest.ts)
  *
  * Starts a stack of its own without the demo seed, in a child process as `stack:up` runs (ports
  * 62321/62322/62324 and state dir .local/bench-redirect, wiped first; override with the STACK_*
@@ -418,7 +419,7 @@ async function main() {
       const { rows } = await db.query<{ id: string }>(
         `select id from public.aliases where alias ~ '^h[0-9]+$' order by alias`,
       );
-      log('app.record_clicks before and now, the same batches through each');
+      log('app.record_clicks of three releases, the same batches through each');
       const lines = await compareClickIngest(
         db,
         DOMAIN,

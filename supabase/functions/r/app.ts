@@ -18,7 +18,7 @@ import { loadCountryDatabase } from '../_shared/clicks/geo.ts';
 import { ipHasherFromEnv, type IpHasher } from '../_shared/clicks/ip-hash.ts';
 import type { Sql } from '../_shared/sql.ts';
 import { checkAccounts, RedirectAllowance, watchAccountLimits } from './allowance.ts';
-import { captureClick, clickWriter, type CapturedClick } from './clicks.ts';
+import { captureClick, clickWriter, readRollupSchedule, type CapturedClick } from './clicks.ts';
 import { createRedirectHandler } from './handler.ts';
 import { IpBlockList, loadIpBlocks } from './ip-blocks.ts';
 import { pixelPageResponse, pixelsWanted } from './pixels.ts';
@@ -74,8 +74,15 @@ export async function startRedirector(options: RedirectorOptions): Promise<Redir
   const ipBlocks = new IpBlockList(loadIpBlocks(sql));
   const allowance = new RedirectAllowance({ check: checkAccounts(sql), now });
   const batchSize = options.batchSize ?? 2_000;
+  const rollups = await readRollupSchedule(sql);
   const buffer = new ClickBuffer<CapturedClick>({
-    write: clickWriter({ sql, hasher, onAccounts: (states) => allowance.learn(states), now }),
+    write: clickWriter({
+      sql,
+      hasher,
+      onAccounts: (states) => allowance.learn(states),
+      rollups,
+      now,
+    }),
     capacity: Math.max(options.capacity ?? 100_000, batchSize),
     batchSize,
     flushIntervalMs: options.flushIntervalMs ?? 250,
@@ -90,7 +97,7 @@ export async function startRedirector(options: RedirectorOptions): Promise<Redir
   Deno.unrefTimer(blockTimer);
   // Load the GeoIP data now rather than inside the first batch.
   void loadCountryDatabase();
-  // Hours that closed while no instance ran are rolled up now (later, after each hour's end).
+  // Steps that passed while no instance ran are rolled up now (later, after each step's end).
   sql`select app.advance_click_rollups()`.catch((error: unknown) =>
     console.error('Click rollups: could not advance:', error),
   );

@@ -136,20 +136,44 @@ export interface ClickWriterOptions {
   hasher: IpHasher;
   /** Told each account's redirect state after every stored batch. */
   onAccounts?: (states: AccountState[]) => void;
+  /** When the rollup mark moves (app.click_rollup_schedule, read by readRollupSchedule). */
+  rollups: RollupSchedule;
   now?: () => number;
 }
 
-const HOUR_MS = 3_600_000;
+/** The rollup mark moves to the last step boundary at least graceMs before now. */
+export interface RollupSchedule {
+  stepMs: number;
+  graceMs: number;
+}
+
+/** The database's rollup schedule, the one place its step and grace are set. */
+export async function readRollupSchedule(sql: Sql): Promise<RollupSchedule> {
+  const [row] = await sql<{ step_ms: number; grace_ms: number }[]>`
+    select (extract(epoch from step) * 1000)::float8 as step_ms,
+      (extract(epoch from grace) * 1000)::float8 as grace_ms
+    from app.click_rollup_schedule()`;
+  if (!row || !(row.step_ms > 0) || !(row.grace_ms >= 0))
+    throw new Error('app.click_rollup_schedule() answered no usable step');
+  return { stepMs: row.step_ms, graceMs: row.grace_ms };
+}
 
 /**
  * The ClickBuffer's writer: one app.record_clicks call per batch (a rejection makes the buffer
- * retry the batch). When an hour has closed since the last batch, the closed hours are rolled up
- * (app.advance_click_rollups) after the write; a failure there is logged, not retried: the
- * analytics read unrolled hours raw, and the next hour's batch tries again.
+ * retry the batch). When a rollup step has passed since the last batch, the clicks up to it are
+ * rolled up (app.advance_click_rollups) after the write; a failure there is logged, not retried:
+ * the analytics read clicks after the mark raw, and the next step's batch tries again.
  */
-export function clickWriter({ sql, hasher, onAccounts, now = Date.now }: ClickWriterOptions) {
+export function clickWriter({
+  sql,
+  hasher,
+  onAccounts,
+  rollups,
+  now = Date.now,
+}: ClickWriterOptions) {
   const rows = new ClickRows(hasher);
-  let rolledHour = Math.floor(now() / HOUR_MS);
+  const step = () => Math.floor((now() - rollups.graceMs) / rollups.stepMs);
+  let rolledStep = step();
   return async (batch: CapturedClick[]): Promise<void> => {
     const clicks = await rows.rows(batch);
     // One array per column: Postgres reads arrays several times faster than a JSON array of
@@ -165,9 +189,9 @@ export function clickWriter({ sql, hasher, onAccounts, now = Date.now }: ClickWr
         ${flags('is_bot')}::text[]::boolean[], ${flags('is_qr')}::text[]::boolean[],
         ${column('ip_hash')}::text[])`;
     onAccounts?.(states);
-    const hour = Math.floor(now() / HOUR_MS);
-    if (hour !== rolledHour) {
-      rolledHour = hour;
+    const current = step();
+    if (current !== rolledStep) {
+      rolledStep = current;
       await sql`select app.advance_click_rollups()`.catch((error: unknown) =>
         console.error('Click rollups: could not advance:', error),
       );

@@ -42,6 +42,11 @@ export const ANALYTICS_ERRORS = {
     detail: 'Give either a link or an account.',
     hint: 'form',
   },
+  click_log_too_large: {
+    status: 422,
+    detail: 'The click log has more than 100000 rows; choose a shorter period.',
+    hint: 'period',
+  },
   alias_not_found: { status: 404, detail: 'Alias not found', hint: 'alias' },
   permission_denied: { status: 403, detail: 'Permission denied', hint: 'form' },
 } as const;

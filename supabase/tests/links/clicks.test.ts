@@ -48,12 +48,16 @@ async function insertClicks(db: pg.ClientBase, scene: LinkScene) {
   return links.map((l) => l.id);
 }
 
-const rollup = (db: pg.ClientBase, from = WINDOW.from, to = WINDOW.to) =>
-  one<{ result: { link_hours: number; account_hours: number } }>(
+/** Rolls up a window of the far future: the mark is moved past it first (rollups stop there). */
+const rollup = async (db: pg.ClientBase, from = WINDOW.from, to = WINDOW.to) => {
+  await db.query(`update app.click_rollup_state set rolled_until = '2031-03-11T00:00:00Z'`);
+  const row = await one<{ result: { link_hours: number; account_hours: number } }>(
     db,
     `select app.rollup_clicks($1, $2) as result`,
     [from, to],
-  ).then((row) => row.result);
+  );
+  return row.result;
+};
 
 interface HourRow {
   key: string;
@@ -215,6 +219,27 @@ describe('click partitions', () => {
         `select app.ensure_click_partitions(now(), 10) as n`,
       );
       expect(again.n).toBe(0);
+    }));
+
+  it("queue their BRIN's filled page ranges for summarizing, new partitions too", () =>
+    withRollback(pool, async (db) => {
+      const lacking = () =>
+        one<{ n: number }>(
+          db,
+          `select count(*)::int as n from pg_inherits i join pg_class c on c.oid = i.inhrelid
+           where i.inhparent = 'public.clicks_time_brin_idx'::regclass
+             and not coalesce('autosummarize=on' = any (c.reloptions), false)`,
+        ).then((row) => row.n);
+      expect(await lacking()).toBe(0);
+      const created = await one<{ n: number }>(
+        db,
+        `select app.ensure_click_partitions(now(), 10) as n`,
+      );
+      expect(created.n).toBeGreaterThanOrEqual(1);
+      expect(await lacking()).toBe(created.n);
+      const set = await one<{ n: number }>(db, 'select app.autosummarize_click_ranges() as n');
+      expect(set.n).toBe(created.n);
+      expect(await lacking()).toBe(0);
     }));
 
   it('are out of the API: no one but the owner reaches the partitions schema', () =>
