@@ -41,7 +41,8 @@ export function AccountAnalyticsPanel({ accountId }: { accountId: string }) {
   const { chosen, setChosen, access, allowed, period, report } = useAccountClicks(accountId);
   const titleId = useId();
   // Rendered in a transition, in slices (a query's answer otherwise renders in one long task).
-  const shown = useDeferredValue(report.data);
+  // Also when the panel opens with the clicks already at hand (the page's Prefetch).
+  const shown = useDeferredValue(report.data ?? null, null);
 
   let body: ReactNode;
   if (access.isPending) body = <Loading />;

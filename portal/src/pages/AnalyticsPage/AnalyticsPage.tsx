@@ -94,7 +94,8 @@ function ReportLayout({
   const report = useAnalyticsReportQuery(target, period);
   // Rendered in a transition, in slices between which the browser paints and answers input (a
   // query's answer otherwise renders at once: the figures, chart and tables in one long task).
-  const shown = useDeferredValue(report.data);
+  // Also when the page opens with the report already at hand (its Prefetch): null at first.
+  const shown = useDeferredValue(report.data ?? null, null);
   return (
     <Container size="lg" py="xl">
       <Stack gap="lg">

@@ -83,7 +83,8 @@ export default function DashboardPage() {
   const waiting = workspace.status === 'loading' || rewritingAddress;
   // The page's first render (clicks panel, list controls) happens in a transition, in slices: the
   // answer that makes the workspace known would otherwise render it all in one long task.
-  const waited = useDeferredValue(waiting);
+  // Also when the page opens with the workspace already known (true at first).
+  const waited = useDeferredValue(waiting, true);
 
   if (waiting || waited) return <PageLoader />;
   if (workspace.status === 'error') {

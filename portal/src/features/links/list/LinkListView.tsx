@@ -104,7 +104,8 @@ export function LinkListView({
   // The cards render in a transition, in slices the browser can paint and answer input between:
   // a query's answer otherwise renders at once (useSyncExternalStore), a page of cards in one
   // long task. Until the first slice is done the list still says it is loading.
-  const shown = useDeferredValue(data);
+  // Also when the list opens with its page already at hand (cached): null at first.
+  const shown = useDeferredValue(data ?? null, null);
   // A list that shrank (the last link of a page archived) shows the page before.
   useEffect(() => {
     if (data && data.items.length === 0 && page > 1 && !query.isPlaceholderData) {
