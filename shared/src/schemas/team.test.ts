@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { slugFromName, teamInvitationSchema, teamProfileSchema } from './team.ts';
+import { slugFromName } from '../slug.ts';
+import { teamInvitationSchema, teamProfileSchema } from './team.ts';
 
 describe('team schemas', () => {
   it('accepts a name and a slug of lower-case words', () => {

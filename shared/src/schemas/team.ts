@@ -2,11 +2,8 @@
 import { z } from 'zod';
 import { TEAM_ROLES } from '../constants.ts';
 import { ERROR_CODES } from '../errors.ts';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../slug.ts';
 import { emailField, requiredText } from './rules.ts';
-
-/** The slug rule of public.slug: lower-case words joined by dashes, at most 64 characters. */
-export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const SLUG_MAX_LENGTH = 64;
 
 export const teamProfileSchema = z.object({
   name: requiredText(ERROR_CODES.name_required.message).max(255, {
@@ -27,15 +24,3 @@ export const teamInvitationSchema = z.object({
   role: z.enum(TEAM_ROLES, { error: ERROR_CODES.role_invalid.message }),
 });
 export type TeamInvitation = z.output<typeof teamInvitationSchema>;
-
-/** A slug suggested from a name ("Growth Team" → "growth-team"). */
-export function slugFromName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, SLUG_MAX_LENGTH)
-    .replace(/-+$/, '');
-}

@@ -4,6 +4,7 @@
  * a coded RPC error (create_organization, archive_organization) or a constraint of a direct
  * update — mean to a person. Messages are the RPC catalogue's (`app.raise_coded`).
  */
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '@shortlane/shared/slug.ts';
 import { ApiError } from '../../data/unwrap.ts';
 
 export const NAME_REQUIRED = 'The name field is required.';
@@ -12,8 +13,6 @@ export const SLUG_TAKEN = 'The slug has already been taken.';
 export const NAME_TOO_LONG = 'The name may not be greater than 255 characters.';
 export const SLUG_TOO_LONG = 'The slug may not be greater than 64 characters.';
 export const RESTORED = 'The organization has been restored.';
-
-const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 export type ProfileField = 'name' | 'slug' | 'form';
 export type ProfileErrors = Partial<Record<ProfileField, string>>;
@@ -24,13 +23,13 @@ export function validateProfileDraft(draft: { name: string; slug: string }): Pro
   const slug = draft.slug.trim();
   if (name === '') errors.name = NAME_REQUIRED;
   else if (name.length > 255) errors.name = NAME_TOO_LONG;
-  if (slug.length > 64) errors.slug = SLUG_TOO_LONG;
+  if (slug.length > SLUG_MAX_LENGTH) errors.slug = SLUG_TOO_LONG;
   else if (!SLUG_PATTERN.test(slug)) errors.slug = SLUG_INVALID;
   return errors;
 }
 
 /** A slug suggested from a name: the team forms' rule (lower-case words joined by dashes). */
-export { slugFromName } from '@shortlane/shared/schemas/team.ts';
+export { slugFromName } from '@shortlane/shared/slug.ts';
 
 const CODED: Record<string, { field: ProfileField; message: string }> = {
   name_required: { field: 'name', message: NAME_REQUIRED },

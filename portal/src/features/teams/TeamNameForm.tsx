@@ -1,10 +1,7 @@
 import { Alert, Button, Group, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import {
-  slugFromName,
-  teamProfileSchema,
-  type TeamProfile,
-} from '@shortlane/shared/schemas/team.ts';
+import { teamProfileSchema, type TeamProfile } from '@shortlane/shared/schemas/team.ts';
+import { slugFromName } from '@shortlane/shared/slug.ts';
 import { formErrorsFromError, validateWith } from '../../lib/forms.ts';
 import { SLUG_DESCRIPTION_STYLES } from './formStyles.ts';
 

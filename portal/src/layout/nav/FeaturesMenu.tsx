@@ -1,24 +1,27 @@
 import { Button, Menu } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { MenuOnFirstUse } from '../../components/MenuOnFirstUse.tsx';
 import { LINK_STYLE } from './linkStyle.ts';
 import { paths } from '../../routes/paths.ts';
 import { FEATURE_LINKS } from './featureLinks.ts';
 
+/** The Features dropdown of the desktop navigation (created on first use: MenuOnFirstUse). */
 export function FeaturesMenu() {
   return (
-    <Menu position="bottom-start" width={220}>
-      <Menu.Target>
+    <MenuOnFirstUse
+      position="bottom-start"
+      width={220}
+      target={() => (
         <Button {...LINK_STYLE} rightSection={<span aria-hidden="true">▾</span>}>
           Features
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {FEATURE_LINKS.map((link) => (
-          <Menu.Item key={link.name} component={Link} to={paths[link.name]}>
-            {link.label}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+      )}
+    >
+      {FEATURE_LINKS.map((link) => (
+        <Menu.Item key={link.name} component={Link} to={paths[link.name]}>
+          {link.label}
+        </Menu.Item>
+      ))}
+    </MenuOnFirstUse>
   );
 }

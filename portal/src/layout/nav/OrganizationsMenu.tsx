@@ -1,5 +1,6 @@
 import { Button, Menu } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { MenuOnFirstUse } from '../../components/MenuOnFirstUse.tsx';
 import { LINK_STYLE } from './linkStyle.ts';
 import { useOrganizationPicker } from '../../features/organization/useOrganizationPicker.tsx';
 import { paths } from '../../routes/paths.ts';
@@ -9,35 +10,36 @@ export function OrganizationsMenu({ canCreate }: { canCreate: boolean }) {
   const { live, archived, pathOf, askToRestore, modal } = useOrganizationPicker();
   return (
     <>
-      <Menu position="bottom-start" width={240}>
-        <Menu.Target>
+      <MenuOnFirstUse
+        position="bottom-start"
+        width={240}
+        target={() => (
           <Button {...LINK_STYLE} rightSection={<span aria-hidden="true">▾</span>}>
             Organizations
           </Button>
-        </Menu.Target>
-        <Menu.Dropdown>
-          {live.length === 0 && <Menu.Label>No organizations yet</Menu.Label>}
-          {live.map((org) => (
-            <Menu.Item key={org.id} component={Link} to={pathOf(org)}>
-              {org.name}
+        )}
+      >
+        {live.length === 0 && <Menu.Label>No organizations yet</Menu.Label>}
+        {live.map((org) => (
+          <Menu.Item key={org.id} component={Link} to={pathOf(org)}>
+            {org.name}
+          </Menu.Item>
+        ))}
+        {archived.length > 0 && <Menu.Label>Archived</Menu.Label>}
+        {archived.map((org) => (
+          <Menu.Item key={org.id} onClick={() => askToRestore(org)}>
+            {org.name} (archived)
+          </Menu.Item>
+        ))}
+        {canCreate && (
+          <>
+            <Menu.Divider />
+            <Menu.Item component={Link} to={paths['org.onboarding']}>
+              Create Organization
             </Menu.Item>
-          ))}
-          {archived.length > 0 && <Menu.Label>Archived</Menu.Label>}
-          {archived.map((org) => (
-            <Menu.Item key={org.id} onClick={() => askToRestore(org)}>
-              {org.name} (archived)
-            </Menu.Item>
-          ))}
-          {canCreate && (
-            <>
-              <Menu.Divider />
-              <Menu.Item component={Link} to={paths['org.onboarding']}>
-                Create Organization
-              </Menu.Item>
-            </>
-          )}
-        </Menu.Dropdown>
-      </Menu>
+          </>
+        )}
+      </MenuOnFirstUse>
       {modal}
     </>
   );

@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import type { StatsPeriod } from '@shortlane/shared/constants.ts';
 import { shortUrl } from '@shortlane/shared/short-url.ts';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { Link, Navigate, useLocation, useParams } from 'react-router-dom';
 import { useAuth } from '../../auth/AuthContext.ts';
 import { LoadingFrame } from '../../components/LoadingFrame.tsx';
@@ -92,6 +92,10 @@ function ReportLayout({
   actions?: ReactNode;
 }) {
   const report = useAnalyticsReportQuery(target, period);
+  // Rendered in a transition, in slices between which the browser paints and answers input (a
+  // query's answer otherwise renders at once: the figures, chart and tables in one long task).
+  // Also when the page opens with the report already at hand (its Prefetch): null at first.
+  const shown = useDeferredValue(report.data ?? null, null);
   return (
     <Container size="lg" py="xl">
       <Stack gap="lg">
@@ -112,14 +116,14 @@ function ReportLayout({
           </Group>
         </Group>
         {actions}
-        {report.isPending ? (
-          <LoadingFrame label="Loading the analytics…" minHeight={REPORT_MIN_HEIGHT} />
-        ) : report.isError ? (
+        {report.isError ? (
           <Alert color="red" title="The analytics could not be loaded" role="alert">
             {analyticsErrorMessage(report.error)}
           </Alert>
+        ) : report.isPending || shown == null ? (
+          <LoadingFrame label="Loading the analytics…" minHeight={REPORT_MIN_HEIGHT} />
         ) : (
-          <AnalyticsReportView report={report.data} />
+          <AnalyticsReportView report={shown} />
         )}
       </Stack>
     </Container>

@@ -1,6 +1,6 @@
 import { Alert, Button, Container, Stack, Text, Title } from '@mantine/core';
 import { hasFeature } from '@shortlane/shared/features.ts';
-import { useEffect } from 'react';
+import { useDeferredValue, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { useTeamAccountIdQuery, type LinkListScope } from '../../data/links-list-query.ts';
@@ -80,8 +80,13 @@ export default function DashboardPage() {
   const rewritingAddress = useCreatedAliasSearch();
   const viewer = useViewer();
   const workspace = useDashboardScope(viewer);
+  const waiting = workspace.status === 'loading' || rewritingAddress;
+  // The page's first render (clicks panel, list controls) happens in a transition, in slices: the
+  // answer that makes the workspace known would otherwise render it all in one long task.
+  // Also when the page opens with the workspace already known (true at first).
+  const waited = useDeferredValue(waiting, true);
 
-  if (workspace.status === 'loading' || rewritingAddress) return <PageLoader />;
+  if (waiting || waited) return <PageLoader />;
   if (workspace.status === 'error') {
     return (
       <Container size="lg" py="xl">

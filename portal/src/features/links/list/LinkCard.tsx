@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { Link } from 'react-router-dom';
+import { MenuOnFirstUse } from '../../../components/MenuOnFirstUse.tsx';
 import { useArchiveLinkMutation } from '../../../data/link-archive-mutation.ts';
 import { useDeleteLinkMutation } from '../../../data/link-delete-mutation.ts';
 import type { LinkListItem } from '../../../data/links-list-query.ts';
@@ -78,25 +79,27 @@ export function LinkCard({ link, expired, onEdit, manageable }: LinkCardProps) {
               Analytics
             </Button>
             {manageable && (
-              <Menu position="bottom-end" withinPortal>
-                <Menu.Target>
+              <MenuOnFirstUse
+                position="bottom-end"
+                withinPortal
+                target={(created) => (
                   <Button
                     size="xs"
                     variant="default"
                     aria-label={`More actions for ${name}`}
-                    loading={archive.isPending || remove.isPending}
+                    // Only the menu's actions make the card busy: no loader before it exists.
+                    loading={created ? archive.isPending || remove.isPending : undefined}
                   >
                     More
                   </Button>
-                </Menu.Target>
-                <Menu.Dropdown>
-                  <Menu.Item onClick={() => onEdit(link)}>Edit</Menu.Item>
-                  <Menu.Item onClick={toggleArchive}>{archived ? 'Restore' : 'Archive'}</Menu.Item>
-                  <Menu.Item color="red" onClick={confirmDelete}>
-                    Delete
-                  </Menu.Item>
-                </Menu.Dropdown>
-              </Menu>
+                )}
+              >
+                <Menu.Item onClick={() => onEdit(link)}>Edit</Menu.Item>
+                <Menu.Item onClick={toggleArchive}>{archived ? 'Restore' : 'Archive'}</Menu.Item>
+                <Menu.Item color="red" onClick={confirmDelete}>
+                  Delete
+                </Menu.Item>
+              </MenuOnFirstUse>
             )}
           </Group>
         </Group>

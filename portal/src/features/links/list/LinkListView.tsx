@@ -11,7 +11,7 @@ import {
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
-import { Fragment, useEffect, useId, useState, type FormEvent } from 'react';
+import { Fragment, useDeferredValue, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import {
   DEFAULT_LINKS_PER_PAGE,
@@ -101,6 +101,11 @@ export function LinkListView({
   };
 
   const data = query.data;
+  // The cards render in a transition, in slices the browser can paint and answer input between:
+  // a query's answer otherwise renders at once (useSyncExternalStore), a page of cards in one
+  // long task. Until the first slice is done the list still says it is loading.
+  // Also when the list opens with its page already at hand (cached): null at first.
+  const shown = useDeferredValue(data ?? null, null);
   // A list that shrank (the last link of a page archived) shows the page before.
   useEffect(() => {
     if (data && data.items.length === 0 && page > 1 && !query.isPlaceholderData) {
@@ -142,7 +147,7 @@ export function LinkListView({
       </Group>
 
       <div id={resultsId} aria-busy={query.isFetching} aria-live="polite">
-        {query.isPending ? (
+        {query.isPending || (shown == null && !query.isError) ? (
           <Center py="xl" role="status">
             <Loader aria-hidden="true" />
             <VisuallyHidden>Loading links…</VisuallyHidden>
@@ -161,7 +166,7 @@ export function LinkListView({
               </Button>
             </Group>
           </Alert>
-        ) : data && data.items.length === 0 ? (
+        ) : shown && shown.items.length === 0 ? (
           <Paper withBorder radius="md" p="lg">
             <Text>
               {search
@@ -171,7 +176,7 @@ export function LinkListView({
           </Paper>
         ) : (
           <Stack gap="sm">
-            {data?.items.map((link) => (
+            {shown?.items.map((link) => (
               <LinkCard
                 key={link.id}
                 link={link}
@@ -184,7 +189,7 @@ export function LinkListView({
         )}
       </div>
 
-      {data && (page > 1 || data.hasNextPage) && (
+      {shown && (page > 1 || shown.hasNextPage) && (
         <Group justify="center" gap="sm" component="nav" aria-label="Link pages">
           <Button
             variant="default"
@@ -198,7 +203,7 @@ export function LinkListView({
           </Text>
           <Button
             variant="default"
-            disabled={!data.hasNextPage}
+            disabled={!shown.hasNextPage}
             onClick={() => update({ page: String(page + 1) })}
           >
             Next page
