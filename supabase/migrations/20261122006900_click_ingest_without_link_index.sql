@@ -9,8 +9,9 @@
 --   - link_analytics (app.click_analytics): the raw part of a period is its first, partial hour
 --     and the hours after the rollup mark (the open hour, normally). It asked for
 --     `time in [from, to) and (time < first whole hour or time >= mark)`, which a range index
---     can only read as the whole period; it now asks for the two ranges, each an hour or two.
---     Account analytics gain the same (they never had an index but the BRIN);
+--     can only read as the whole period; migration 20261122006950, which moves the mark in
+--     steps of minutes, asks for the two ranges, each a few minutes. Account analytics gain the
+--     same (they never had an index but the BRIN);
 --   - the route breakdown of link_analytics: the clicks a route sent are few (most redirects
 --     take the link's own destination), so a partial index over routed clicks alone counts them,
 --     and the destination's share is the period's human clicks (already counted, from the
@@ -30,125 +31,7 @@ drop index public.clicks_alias_id_time_idx;
 create index clicks_routed_idx on public.clicks (alias_id, time) where route_id is not null;
 
 -- ---------------------------------------------------------------------------------------------
--- 1. app.click_analytics of migration 001110, the raw part as two ranges.
-
-create or replace function app.click_analytics(
-  p_key_column text, p_key uuid, p_from timestamptz, p_to timestamptz, p_unit text
-) returns jsonb
-language plpgsql stable security definer
-set search_path = ''
-set timezone = 'UTC'
-as $$
-declare
-  v_rollups text := case p_key_column
-    when 'alias_id' then 'public.click_stats_hourly'
-    when 'account_id' then 'public.account_click_stats_hourly' end;
-  v_rolled_until timestamptz := (select s.rolled_until from app.click_rollup_state s);
-  -- The whole hours of the window that the rollups hold; none when the series needs minutes.
-  v_hours_from timestamptz := date_bin('1 hour', p_from - interval '1 microsecond',
-    timestamptz '2000-01-01 00:00:00+00') + interval '1 hour';
-  v_hours_to timestamptz;
-  v_result jsonb;
-begin
-  if v_rollups is null or p_unit not in ('minute', 'hour', 'day') or p_to <= p_from then
-    raise exception 'click_analytics: bad arguments' using errcode = '22023';
-  end if;
-  v_hours_to := greatest(v_hours_from, least(v_rolled_until,
-    date_bin('1 hour', p_to, timestamptz '2000-01-01 00:00:00+00')));
-  if p_unit = 'minute' then
-    v_hours_to := v_hours_from;
-  end if;
-
-  -- Raw clicks: [from, first whole hour) and [end of the rolled-up hours, to), as two ranges
-  -- so that the BRIN on time reads just them ($4 <= $5, so they never overlap).
-  execute format($query$
-    with rolled as (
-      select s.hour, s.clicks, s.bot_clicks, s.qr_clicks, s.countries, s.devices, s.browsers,
-        s.oses, s.referrers
-      from %1$s s
-      where s.%2$I = $1 and s.hour >= $4 and s.hour < $5
-    ),
-    raw as (
-      select c.time, c.is_bot, c.is_qr, c.country, c.device, c.browser, c.os, c.referrer_host
-      from public.clicks c
-      where c.%2$I = $1 and c.time >= $2 and c.time < least($3, $4)
-      union all
-      select c.time, c.is_bot, c.is_qr, c.country, c.device, c.browser, c.os, c.referrer_host
-      from public.clicks c
-      where c.%2$I = $1 and c.time >= greatest($2, $5) and c.time < $3
-    ),
-    bucket_counts as (
-      select date_trunc($6, r.hour) as bucket, sum(r.clicks - r.bot_clicks) as clicks
-      from rolled r group by 1
-      union all
-      select date_trunc($6, c.time), count(*) from raw c where not c.is_bot group by 1
-    ),
-    series as (
-      select b.bucket, coalesce(sum(s.clicks), 0) as clicks
-      from generate_series(date_trunc($6, $2), $3 - interval '1 microsecond',
-        ('1 ' || $6)::interval) as b(bucket)
-      left join bucket_counts s on s.bucket = b.bucket
-      group by b.bucket
-    ),
-    dimension_counts as (
-      select d.dimension, e.key as value, e.value::bigint as clicks
-      from rolled r
-      cross join lateral (values ('countries', r.countries), ('devices', r.devices),
-        ('browsers', r.browsers), ('oses', r.oses), ('referrers', r.referrers)) as d(dimension, map)
-      cross join lateral jsonb_each_text(d.map) as e
-      union all
-      select d.dimension, coalesce(d.value, ''), count(*)
-      from raw c
-      cross join lateral (values ('countries', c.country), ('devices', c.device),
-        ('browsers', c.browser), ('oses', c.os), ('referrers', c.referrer_host))
-        as d(dimension, value)
-      where not c.is_bot
-      group by 1, 2
-    ),
-    breakdowns as (
-      select x.dimension,
-        jsonb_agg(jsonb_build_object('value', nullif(x.value, ''), 'clicks', x.clicks)
-          order by x.clicks desc, x.value) as items
-      from (
-        select dc.dimension, dc.value, sum(dc.clicks) as clicks
-        from dimension_counts dc group by 1, 2
-      ) as x
-      group by x.dimension
-    ),
-    totals as (
-      select coalesce(sum(t.clicks), 0) as clicks, coalesce(sum(t.bots), 0) as bots,
-        coalesce(sum(t.qr), 0) as qr
-      from (
-        select sum(r.clicks - r.bot_clicks) as clicks, sum(r.bot_clicks) as bots,
-          sum(r.qr_clicks) as qr
-        from rolled r
-        union all
-        select count(*) filter (where not c.is_bot), count(*) filter (where c.is_bot),
-          count(*) filter (where c.is_qr)
-        from raw c
-      ) as t
-    )
-    select jsonb_build_object(
-      'from', $2, 'to', $3, 'unit', $6,
-      'clicks', t.clicks, 'bot_clicks', t.bots, 'qr_clicks', t.qr,
-      'series', (select coalesce(jsonb_agg(jsonb_build_object('time', s.bucket, 'clicks', s.clicks)
-        order by s.bucket), '[]') from series s),
-      'countries', coalesce((select b.items from breakdowns b where b.dimension = 'countries'), '[]'),
-      'devices', coalesce((select b.items from breakdowns b where b.dimension = 'devices'), '[]'),
-      'browsers', coalesce((select b.items from breakdowns b where b.dimension = 'browsers'), '[]'),
-      'oses', coalesce((select b.items from breakdowns b where b.dimension = 'oses'), '[]'),
-      'referrers', coalesce((select b.items from breakdowns b where b.dimension = 'referrers'), '[]')
-    )
-    from totals t
-  $query$, v_rollups, p_key_column)
-  into v_result
-  using p_key, p_from, p_to, v_hours_from, v_hours_to, p_unit;
-  return v_result;
-end;
-$$;
-
--- ---------------------------------------------------------------------------------------------
--- 2. The route breakdown: routed clicks through the partial index, the destination's share by
+-- 1. The route breakdown: routed clicks through the partial index, the destination's share by
 -- difference.
 
 -- A link's clicks per route over the period, bots excluded: [{route_id, url, position, clicks}],
@@ -205,7 +88,7 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- 3. app.link_click_count of migration 002900, planned for the mark.
+-- 2. app.link_click_count of migration 002900, planned for the mark.
 
 create or replace function app.link_click_count(p_alias_id uuid) returns bigint
 language plpgsql stable security definer
@@ -225,7 +108,7 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- 4. public.click_log_csv of migration 001110, its size counted from the rollups.
+-- 3. public.click_log_csv of migration 001110, its size counted from the rollups.
 
 create or replace function public.click_log_csv(
   p_alias_id uuid default null,

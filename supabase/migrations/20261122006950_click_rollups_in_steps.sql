@@ -268,7 +268,9 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------------------------
--- app.click_analytics of migration 006900: the row of the mark's hour covers [its hour, mark).
+-- app.click_analytics of migration 001110: the row of the mark's hour covers [its hour, mark); the
+-- raw part read as two ranges (the period's first partial hour, and from the mark on), so that
+-- the BRIN on time reads just them.
 
 create or replace function app.click_analytics(
   p_key_column text, p_key uuid, p_from timestamptz, p_to timestamptz, p_unit text
