@@ -1,7 +1,7 @@
 import { Alert, Anchor, Container, Loader, Text, Title } from '@mantine/core';
-import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { useConfig, useServices } from '../../lib/servicesContext.ts';
+import { useConfig } from '../../lib/servicesContext.ts';
+import { useLeaveFor } from '../../lib/useLeaveFor.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { kioskAddress } from './kioskAddress.ts';
 
@@ -11,14 +11,11 @@ import { kioskAddress } from './kioskAddress.ts';
  */
 export default function KioskHandOffPage() {
   const { productName, kioskUrl } = useConfig();
-  const { leave } = useServices();
   usePageTitle('Kiosk', productName);
   const { pathname, search } = useLocation();
   const target = kioskAddress(kioskUrl, pathname, search);
 
-  useEffect(() => {
-    if (target != null) leave(target);
-  }, [leave, target]);
+  useLeaveFor(target);
 
   return (
     <Container size="sm" py="xl">
