@@ -1,5 +1,5 @@
 /**
- * `npm run bench:lighthouse [-- --desktop] [--runs N] [--save DIR]`: Lighthouse on the production
+ * `npm run bench:lighthouse [-- --desktop] [--runs N] [--save DIR] [--page NAME]`: Lighthouse on the production
  * build of the portal, served by `vite preview` as a CDN would serve it (scripts and stylesheets
  * in brotli, cached for good: support/brotli-assets.ts) against a fresh local stack with the demo
  * data, in Debian's Chromium (headless, no network beyond this machine). It prints the performance, accessibility and
@@ -57,6 +57,8 @@ const runs = Number(option('runs') ?? 1);
 if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a whole number ≥ 1.');
 const saveDir = option('save');
 const baselineRef = option('baseline');
+/** `--page dashboard`: audit only the pages whose name starts so (one page's work, in less time). */
+const onlyPage = option('page');
 
 function log(message: string) {
   console.error(`[bench:lighthouse] ${message}`);
@@ -471,7 +473,9 @@ async function main() {
       { page: 'dashboard', path: '/app/dashboard', session },
       { page: 'analytics', path: `/app/analytics/${PODCAST_LINK_ID}`, session },
     ];
-    const targets: Target[] = pages.flatMap(({ page, path: pagePath, session: signedIn }) =>
+    const audited = pages.filter(({ page }) => onlyPage == null || page.startsWith(onlyPage));
+    if (audited.length === 0) throw new Error(`--page ${onlyPage} names none of the pages.`);
+    const targets: Target[] = audited.flatMap(({ page, path: pagePath, session: signedIn }) =>
       builds.map(({ build: name, origin }) => ({
         page,
         build: name,

@@ -3,12 +3,21 @@ import { hasFeature } from '@shortlane/shared/features.ts';
 import { useDeferredValue, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../components/PageLoader.tsx';
-import { useTeamAccountIdQuery, type LinkListScope } from '../../data/links-list-query.ts';
+import {
+  DEFAULT_LINKS_PER_PAGE,
+  useLinkListQuery,
+  useTeamAccountIdQuery,
+  type LinkListScope,
+} from '../../data/links-list-query.ts';
 import { useProfileQuery } from '../../data/profile-query.ts';
 import { AccountAnalyticsPanel } from '../../features/analytics/AccountAnalyticsPanel.tsx';
 import { useAccountClicks } from '../../features/analytics/useAccountClicks.ts';
-import { LIST_PARAMS, LinkListView } from '../../features/links/list/LinkListView.tsx';
-import { formatLinkSearch } from '../../features/links/list/search.ts';
+import {
+  LIST_PARAMS,
+  LinkListView,
+  readListParams,
+} from '../../features/links/list/LinkListView.tsx';
+import { formatLinkSearch, parseLinkSearch } from '../../features/links/list/search.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { useViewer, type Viewer } from '../../state/appState.ts';
@@ -64,13 +73,29 @@ function useDashboardScope(viewer: Viewer | null) {
 
 /**
  * The route renders this while the shell still loads the account (routeTable): the clicks, the
- * panel's two requests in a row, start once the profile names the personal account instead of
- * after the whole account. In team mode the viewer says which account; the page asks then.
+ * panel's two requests in a row, and the page of links the address asks for start once the
+ * profile names the personal account instead of after the whole account and the page's mount.
+ * In team mode the viewer says which account; the page asks then. An address with a created
+ * alias becomes another search first (useCreatedAliasSearch): that list waits for the page.
  */
 export function Prefetch() {
   const profile = useProfileQuery();
+  const [params] = useSearchParams();
   const personal = profile.data && !profile.data.team_mode;
-  useAccountClicks(personal ? profile.data!.personal_account_id : null);
+  const accountId = personal ? profile.data!.personal_account_id : null;
+  useAccountClicks(accountId);
+  const { state, searchText, page } = readListParams(params);
+  // The key LinkListView builds for the same address, so the page finds the rows cached.
+  useLinkListQuery(
+    {
+      scope: { accountId: accountId ?? '' },
+      state,
+      search: parseLinkSearch(searchText),
+      page,
+      perPage: DEFAULT_LINKS_PER_PAGE,
+    },
+    accountId != null && !params.has('alias'),
+  );
   return null;
 }
 
