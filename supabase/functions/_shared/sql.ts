@@ -18,6 +18,14 @@ export function sql(): Sql {
   return pool;
 }
 
+/**
+ * A value as the plain JSON its text says, for a jsonb parameter (`db.json(plainJson(x))`): the
+ * providers' SDK entities are plain data objects whose class types just don't say so, and what
+ * JSON drops (undefined fields, methods) is dropped here too.
+ */
+export const plainJson = (value: unknown) =>
+  JSON.parse(JSON.stringify(value)) as postgres.JSONValue;
+
 /** Closes the pool (tests; a function process otherwise keeps it until it ends). */
 export async function closeSql(): Promise<void> {
   const open = pool;

@@ -93,6 +93,22 @@ export function useStackAsRuntimeEnv(): StackEnv {
 /** An HS256 token as Supabase Auth issues them (tests mint their own callers). */
 export const signToken = signHs256;
 
+/**
+ * HMAC-SHA256 of `text` keyed with `secret`, in hex: how Stripe (`v1=`) and Paddle (`h1=`) sign
+ * the webhooks the tests deliver.
+ */
+export async function hmacSha256Hex(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    'raw',
+    new TextEncoder().encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  );
+  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 export const inAnHour = () => Math.floor(Date.now() / 1000) + 3600;
 
 /** The Authorization header of a user signed in with the password (aal1), valid for an hour. */

@@ -4,7 +4,7 @@ import type Stripe from 'stripe';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { cardBillingFromEnv, stripeSdk } from '../_shared/billing/stripe.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { hmacSha256Hex, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { createStripeWebhookHandler } from '../stripe-webhook/handler.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { createBillingHandler } from './handler.ts';
@@ -130,18 +130,6 @@ async function hasFeature(account: string, feature: string): Promise<boolean> {
   return row!.has;
 }
 
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 /** Delivers each event 5 times, newest first, through the webhook handler. */
 async function replay(events: Stripe.Event[]) {
   for (let round = 0; round < 5; round++) {
@@ -152,7 +140,7 @@ async function replay(events: Stripe.Event[]) {
         new Request('http://localhost/stripe-webhook', {
           method: 'POST',
           headers: {
-            'stripe-signature': `t=${at},v1=${await hmacHex(env.STRIPE_WEBHOOK_SECRET!, `${at}.${body}`)}`,
+            'stripe-signature': `t=${at},v1=${await hmacSha256Hex(env.STRIPE_WEBHOOK_SECRET!, `${at}.${body}`)}`,
           },
           body,
         }),

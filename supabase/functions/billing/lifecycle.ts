@@ -27,7 +27,7 @@ import type Stripe from 'stripe';
 import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { HttpError, json } from '../_shared/http.ts';
-import type { Sql } from '../_shared/sql.ts';
+import { plainJson, type Sql } from '../_shared/sql.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { classifyPlanChange } from '../../../shared/src/plan-change.ts';
 import {
@@ -121,20 +121,18 @@ async function requireCurrent(
   return row;
 }
 
-const asJson = (value: unknown) => JSON.parse(JSON.stringify(value));
-
 /*
  * Stored as of the current second: Stripe's event timestamps are whole seconds, and an event of
  * this same second may come from a change after this answer (the webhook applies the state it
  * fetches, so letting it through is safe); only events of earlier seconds are stale.
  */
 async function storeSubscription(db: Sql, subscription: Stripe.Subscription) {
-  await db`select app.apply_stripe_subscription(${db.json(asJson(subscription))},
+  await db`select app.apply_stripe_subscription(${db.json(plainJson(subscription))},
     date_trunc('second', now()))`;
 }
 
 async function storeSchedule(db: Sql, schedule: Stripe.SubscriptionSchedule) {
-  await db`select app.apply_stripe_subscription_schedule(${db.json(asJson(schedule))},
+  await db`select app.apply_stripe_subscription_schedule(${db.json(plainJson(schedule))},
     date_trunc('second', now()))`;
 }
 

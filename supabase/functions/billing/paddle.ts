@@ -5,9 +5,8 @@
  * change the subscription at Paddle and store its answer at once through the same
  * app.apply_paddle_subscription the webhook uses (guarded by Paddle's `updated_at`).
  */
-import type postgres from 'postgres';
 import type { OverlayBilling, OverlayPriceRequest } from '../_shared/billing/overlay-provider.ts';
-import type { Sql } from '../_shared/sql.ts';
+import { plainJson, type Sql } from '../_shared/sql.ts';
 import type { PlanPrice } from './order.ts';
 
 export interface PaddleCheckoutInput {
@@ -154,12 +153,9 @@ export async function paddleCheckoutStatus(paddle: OverlayBilling, id: string) {
 
 export type PaddleChange = 'cancel' | 'cancel-now' | 'resume';
 
-/** The SDK's entities are plain data objects: their class types just don't say so. */
-const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as postgres.JSONValue;
-
 /** Stores what Paddle answered with, as the webhook would (guarded by its `updated_at`). */
 export async function storePaddleSubscription(db: Sql, subscription: unknown) {
-  await db`select app.apply_paddle_subscription(${db.json(asJson(subscription))})`;
+  await db`select app.apply_paddle_subscription(${db.json(plainJson(subscription))})`;
 }
 
 export async function changePaddleSubscription(

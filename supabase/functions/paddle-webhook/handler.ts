@@ -14,12 +14,10 @@ import type postgres from 'postgres';
 import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { createProviderWebhookHandler } from '../_shared/billing/webhook.ts';
-import { sql, type Sql } from '../_shared/sql.ts';
+import { plainJson, sql, type Sql } from '../_shared/sql.ts';
 
 export const PROVIDER = 'billing-2';
 
-/** The SDK's entities are plain data objects: their class types just don't say so. */
-const asJson = (value: unknown) => JSON.parse(JSON.stringify(value)) as postgres.JSONValue;
 /** The notification as Paddle sent it (already verified, so valid JSON). */
 const received = (rawBody: string) => JSON.parse(rawBody) as postgres.JSONValue;
 
@@ -39,7 +37,7 @@ export function createPaddleWebhookHandler(
       eventId: (event) => event.eventId,
       record: async (db, event, rawBody) => {
         const [row] = await db<{ result: string }[]>`
-          select app.record_paddle_event(${db.json(received(rawBody))}, ${db.json(asJson(event.data))}) as result`;
+          select app.record_paddle_event(${db.json(received(rawBody))}, ${db.json(plainJson(event.data))}) as result`;
         return row!.result;
       },
       recordError: async (db, event, rawBody, error) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { sql } from '../_shared/sql.ts';
-import type { StackEnv } from '../_shared/testing.ts';
+import { hmacSha256Hex, type StackEnv } from '../_shared/testing.ts';
 import { createPaddleWebhookHandler } from './handler.ts';
 
 /** A notification as the stack's Paddle sandbox made and sent it. */
@@ -12,18 +12,6 @@ export interface PaddleNotification {
   occurred_at: string;
   notification_id: string;
   data: { id: string; [key: string]: unknown };
-}
-
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    new TextEncoder().encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  );
-  const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**
@@ -39,7 +27,7 @@ export function paddleReplay(env: StackEnv) {
     { secret = env.PADDLE_WEBHOOK_SECRET!, at = Math.floor(Date.now() / 1000) } = {},
   ) {
     const body = JSON.stringify(event);
-    const signature = `ts=${at};h1=${await hmacHex(secret, `${at}:${body}`)}`;
+    const signature = `ts=${at};h1=${await hmacSha256Hex(secret, `${at}:${body}`)}`;
     const response = await webhook(
       new Request('http://localhost/paddle-webhook', {
         method: 'POST',

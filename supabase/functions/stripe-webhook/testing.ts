@@ -8,7 +8,7 @@ import { createClient } from '@supabase/supabase-js';
 import type Stripe from 'stripe';
 import { cardBillingFromEnv, stripeSdk } from '../_shared/billing/stripe.ts';
 import { sql } from '../_shared/sql.ts';
-import type { StackEnv } from '../_shared/testing.ts';
+import { hmacSha256Hex, type StackEnv } from '../_shared/testing.ts';
 
 type Handler = (request: Request) => Promise<Response>;
 
@@ -19,24 +19,12 @@ export function webhookTesting(env: StackEnv, webhook: Handler) {
     auth: { persistSession: false, autoRefreshToken: false },
   });
 
-  async function hmacHex(secret: string, text: string): Promise<string> {
-    const key = await crypto.subtle.importKey(
-      'raw',
-      new TextEncoder().encode(secret),
-      { name: 'HMAC', hash: 'SHA-256' },
-      false,
-      ['sign'],
-    );
-    const mac = await crypto.subtle.sign('HMAC', key, new TextEncoder().encode(text));
-    return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, '0')).join('');
-  }
-
   async function deliver(
     event: unknown,
     { secret = env.STRIPE_WEBHOOK_SECRET!, at = Math.floor(Date.now() / 1000) } = {},
   ) {
     const body = JSON.stringify(event);
-    const signature = `t=${at},v1=${await hmacHex(secret, `${at}.${body}`)}`;
+    const signature = `t=${at},v1=${await hmacSha256Hex(secret, `${at}.${body}`)}`;
     const response = await webhook(
       new Request('http://localhost/stripe-webhook', {
         method: 'POST',

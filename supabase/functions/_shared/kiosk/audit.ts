@@ -1,5 +1,5 @@
 /** Writes the kiosk audit log (public.kiosk_audit_log): who did what to whom, and details. */
-import { sql } from '../sql.ts';
+import { plainJson, sql } from '../sql.ts';
 
 export type KioskAction =
   | 'user.banned'
@@ -25,7 +25,7 @@ export async function recordKioskAction(entry: KioskAuditEntry): Promise<number>
   const [row] = await sql()<{ id: string }[]>`
     insert into public.kiosk_audit_log (actor_id, action, subject_user_id, details)
     values (${entry.actorId}, ${entry.action}, ${entry.subjectUserId ?? null},
-      ${sql().json(JSON.parse(JSON.stringify(entry.details ?? {})))})
+      ${sql().json(plainJson(entry.details ?? {}))})
     returning id`;
   if (!row) throw new Error('kiosk_audit_log: the insert returned no row');
   return Number(row.id);
