@@ -213,6 +213,34 @@ Deno.test(
 );
 
 Deno.test(
+  'kiosk-billing: a Paddle order whose partial refund waits for approval is not refunded again',
+  async () => {
+    try {
+      const { db, paddle, transactionId } = await paddleSubscriber(env);
+      const staff = await userAuthorization(env, STAFF);
+      const order = await until(async () => {
+        const [row] = await db<{ id: string }[]>`
+        select id from public.orders
+        where billing_type = 2 and billing_id = ${transactionId} and status = 48`;
+        return row?.id;
+      });
+      // A partial refund of one line (as the domain worker makes for a refused name), pending.
+      const [line] = (await paddle.retrieveTransaction(transactionId)).details?.lineItems ?? [];
+      await paddle.refund(transactionId, 'one name refused', [{ itemId: line!.id, amount: 100 }]);
+      const refused = await call(staff, { action: 'refund_order', order_id: order });
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.equal(refused.body.code, 'order_refund_pending');
+      assert.equal((await paddle.refunds(transactionId)).length, 1);
+      const [row] = await db<{ status: number; refund_status: string | null }[]>`
+        select status, refund_status from public.orders where id = ${order}`;
+      assert.deepEqual(row, { status: 48, refund_status: null });
+    } finally {
+      await closeSql();
+    }
+  },
+);
+
+Deno.test(
   'kiosk-billing: a Paddle refund rejected leaves the order paid, and can be asked again',
   async () => {
     try {

@@ -12,10 +12,8 @@
  * what the provider answers is stored at once (the webhook that follows is then a duplicate in
  * effect) and each action is written to the kiosk audit log with who, whom and what.
  */
-import { ApiError } from '@paddle/paddle-node-sdk';
-import type postgres from 'postgres';
 import { billingDocumentsFromEnv, type BillingDocuments } from '../_shared/billing/documents.ts';
-import type { OverlayBilling } from '../_shared/billing/overlay-provider.ts';
+import { RefundPending, type OverlayBilling } from '../_shared/billing/overlay-provider.ts';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import type { CardBilling } from '../_shared/billing/provider.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
@@ -23,7 +21,7 @@ import { handler, HttpError, json } from '../_shared/http.ts';
 import { recordKioskAction } from '../_shared/kiosk/audit.ts';
 import { invalid, readAction, readBody } from '../_shared/kiosk/request.ts';
 import { requireStaff } from '../_shared/kiosk/staff.ts';
-import { sql, type Sql } from '../_shared/sql.ts';
+import { plainJson, sql, type Sql } from '../_shared/sql.ts';
 
 export const BILLING_ACTIONS = ['cancel_subscription', 'refund_order'] as const;
 
@@ -68,14 +66,12 @@ async function cancelSubscription(deps: KioskBillingDeps, staffId: string, id: s
     throw new HttpError(404, 'No paid subscription with this id.', 'subscription_not_found');
   if (row.ends_at && row.ends_at.getTime() <= Date.now())
     throw new HttpError(409, 'This subscription has already ended.', 'subscription_ended');
-  const asJson = (value: unknown) =>
-    db.json(JSON.parse(JSON.stringify(value)) as postgres.JSONValue);
   if (row.billing_type === 2) {
     const cancelled = await deps.paddle().cancel(row.billing_id, 'immediately');
-    await db`select app.apply_paddle_subscription(${asJson(cancelled)})`;
+    await db`select app.apply_paddle_subscription(${db.json(plainJson(cancelled))})`;
   } else {
     const cancelled = await deps.billing().cancelNow(row.billing_id);
-    await db`select app.apply_stripe_subscription(${asJson(cancelled)}, now())`;
+    await db`select app.apply_stripe_subscription(${db.json(plainJson(cancelled))}, now())`;
   }
   await recordKioskAction({
     actorId: staffId,
@@ -171,9 +167,8 @@ async function refundPaddle(deps: KioskBillingDeps, transactionId: string, reaso
   const adjustment =
     earlier ??
     (await overlay.refund(transactionId, reason, 'full').catch((error: unknown) => {
-      // Paddle refuses a refund while another one of the transaction (a refused domain name's)
-      // waits for its approval.
-      if (error instanceof ApiError && error.code === 'adjustment_pending_refund_request')
+      // Another refund of the transaction (a refused domain name's) waits for Paddle's approval.
+      if (error instanceof RefundPending)
         throw new HttpError(
           409,
           'Paddle is still reviewing an earlier refund of this order: try again once it is decided.',
@@ -181,9 +176,7 @@ async function refundPaddle(deps: KioskBillingDeps, transactionId: string, reaso
         );
       throw error;
     }));
-  await db`select app.apply_paddle_adjustment(${db.json(
-    JSON.parse(JSON.stringify(adjustment)) as postgres.JSONValue,
-  )})`;
+  await db`select app.apply_paddle_adjustment(${db.json(plainJson(adjustment))})`;
   return { id: adjustment.id, status: adjustment.status };
 }
 

@@ -123,7 +123,8 @@ export interface OverlayBilling {
    * Refunds a completed transaction: a `partial` refund adjustment over its line items (minor
    * units each), or `'full'`, what is left of its grand total. Paddle creates it
    * `pending_approval` and approves or rejects it later (`adjustment.updated`). Paddle has no
-   * idempotency key: callers look for their earlier refund first (refunds).
+   * idempotency key: callers look for their earlier refund first (refunds). Throws
+   * RefundPending while another refund of the transaction waits for Paddle's decision.
    */
   refund(transactionId: string, reason: string, items: RefundItem[] | 'full'): Promise<Adjustment>;
   /** The refund adjustments of a transaction, oldest first. */
@@ -134,4 +135,12 @@ export interface OverlayBilling {
   ensureDiscount(coupon: DiscountRequest): Promise<Discount>;
   /** Verifies a notification's signature on the raw body (5 s tolerance) and parses it. */
   verifyWebhook(rawBody: string, signature: string | null): Promise<EventEntity>;
+}
+
+/** Paddle takes no new refund of a transaction while an earlier one waits for its approval. */
+export class RefundPending extends Error {
+  constructor(transactionId: string) {
+    super(`transaction ${transactionId}: an earlier refund waits for Paddle's approval`);
+    this.name = 'RefundPending';
+  }
 }

@@ -1,10 +1,11 @@
 import { ApiError, Environment, Paddle, type CurrencyCode } from '@paddle/paddle-node-sdk';
 import { requireEnv } from '../env.ts';
-import type {
-  DiscountRequest,
-  OverlayBilling,
-  OverlayCheckoutRequest,
-  OverlayPriceRequest,
+import {
+  RefundPending,
+  type DiscountRequest,
+  type OverlayBilling,
+  type OverlayCheckoutRequest,
+  type OverlayPriceRequest,
 } from './overlay-provider.ts';
 
 /**
@@ -133,21 +134,27 @@ export function createPaddleBilling(
     setCustomData: (id, customData) => paddle.subscriptions.update(id, { customData }),
     paymentMethodTransaction: (id) => paddle.subscriptions.getPaymentMethodChangeTransaction(id),
     refund: (transactionId, reason, items) =>
-      paddle.adjustments.create(
-        items === 'full'
-          ? { action: 'refund', type: 'full', transactionId, reason }
-          : {
-              action: 'refund',
-              type: 'partial',
-              transactionId,
-              reason,
-              items: items.map((item) => ({
-                itemId: item.itemId,
+      paddle.adjustments
+        .create(
+          items === 'full'
+            ? { action: 'refund', type: 'full', transactionId, reason }
+            : {
+                action: 'refund',
                 type: 'partial',
-                amount: String(item.amount),
-              })),
-            },
-      ),
+                transactionId,
+                reason,
+                items: items.map((item) => ({
+                  itemId: item.itemId,
+                  type: 'partial',
+                  amount: String(item.amount),
+                })),
+              },
+        )
+        .catch((error: unknown) => {
+          if (error instanceof ApiError && error.code === 'adjustment_pending_refund_request')
+            throw new RefundPending(transactionId);
+          throw error;
+        }),
     refunds: async (transactionId) => {
       const found = [];
       for await (const adjustment of paddle.adjustments.list({
