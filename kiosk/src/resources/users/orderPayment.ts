@@ -1,4 +1,5 @@
-import { paymentStatusLabel } from '@shortlane/shared/orders.ts';
+import { BILLING_TYPES } from '@shortlane/shared/constants.ts';
+import { ORDER_STATUS, paymentStatusLabel } from '@shortlane/shared/orders.ts';
 
 /** The columns of an order the Billing tab reads. */
 export interface OrderPayment {
@@ -14,7 +15,7 @@ export interface OrderPayment {
  */
 export function orderPaymentLabel(order: OrderPayment): string {
   const status = `${paymentStatusLabel(order.status) ?? 'new'} (${order.status})`;
-  if (order.status === 51) return status;
+  if (order.status === ORDER_STATUS.refunded) return status;
   if (order.refund_status === 'pending_approval') return `${status}, refund pending approval`;
   if (order.refund_status === 'rejected') return `${status}, refund rejected`;
   return status;
@@ -22,6 +23,7 @@ export function orderPaymentLabel(order: OrderPayment): string {
 
 /** Whether staff may ask for a full refund now: paid, with no refund waiting for approval. */
 export const refundable = (order: OrderPayment): boolean =>
-  (order.billing_type === 1 || order.billing_type === 2) &&
-  order.status === 48 &&
+  (order.billing_type === BILLING_TYPES.provider1 ||
+    order.billing_type === BILLING_TYPES.provider2) &&
+  order.status === ORDER_STATUS.paid &&
   order.refund_status !== 'pending_approval';
