@@ -1333,6 +1333,7 @@ export type Database = {
           number: string | null;
           order_id: string | null;
           paid_at: string | null;
+          payment_failed_at: string | null;
           status: string;
           subscription_id: string | null;
           url: string | null;
@@ -1350,6 +1351,7 @@ export type Database = {
           number?: string | null;
           order_id?: string | null;
           paid_at?: string | null;
+          payment_failed_at?: string | null;
           status?: string;
           subscription_id?: string | null;
           url?: string | null;
@@ -1367,6 +1369,7 @@ export type Database = {
           number?: string | null;
           order_id?: string | null;
           paid_at?: string | null;
+          payment_failed_at?: string | null;
           status?: string;
           subscription_id?: string | null;
           url?: string | null;

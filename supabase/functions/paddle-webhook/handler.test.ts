@@ -94,6 +94,14 @@ async function state(account: string) {
   return { subscriptions, ...counts! };
 }
 
+/** The account's Paddle plan orders' statuses, oldest first. */
+async function orderStatuses(account: string) {
+  const rows = await sql()<{ status: number }[]>`
+    select o.status from public.orders o join public.invoices i on i.order_id = o.id
+    where o.account_id = ${account} and o.billing_type = 2 order by i.issued_at`;
+  return rows.map((row) => row.status);
+}
+
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>) {
   const deadline = Date.now() + 10_000;
   for (;;) {
@@ -302,6 +310,7 @@ Deno.test('paddle-webhook: a pending downgrade, a declined renewal and its payme
         invoices.map((invoice) => invoice.status),
         ['paid', 'open'],
       );
+      assert.deepEqual(await orderStatuses(user.account), [48, 50], 'the declined renewal failed');
     });
 
     await t.step('paying the past-due renewal restores the plan, once', async () => {
@@ -334,6 +343,7 @@ Deno.test('paddle-webhook: a pending downgrade, a declined renewal and its payme
         invoices.map((invoice) => invoice.status),
         ['paid', 'paid'],
       );
+      assert.deepEqual(await orderStatuses(user.account), [48, 48], 'the failed order, now paid');
     });
 
     await t.step('dropping the pending downgrade ends its row before it starts', async () => {
