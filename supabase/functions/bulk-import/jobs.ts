@@ -82,17 +82,29 @@ export async function scheduleJob(
   return row!.job;
 }
 
+/**
+ * Where a chunk stands in its job (migration 20261122007400): `after`, the job's rows before it
+ * (it commits only after the chunk before it, and only if that one was committed); `optimistic`,
+ * sent while the chunk before it is still in the database (it raises, keeping nothing, when it
+ * cannot get the verdicts it would get alone: it is then sent again, not optimistic).
+ */
+export interface ChunkPlace {
+  after: number;
+  optimistic: boolean;
+}
+
 export async function createLinks(
   request: Request,
   jobId: string,
   rows: PreparedRow[],
   refusedRows: number,
+  place: ChunkPlace,
 ): Promise<ChunkAnswer> {
   const [row] = await call(
     request,
     (sql) => sql<{ answer: ChunkAnswer }[]>`
-      select app.bulk_create_links(${jobId}, ${sql.json(toJson(rows))}, ${refusedRows})
-        as answer`,
+      select app.bulk_create_links(${jobId}, ${sql.json(toJson(rows))}, ${refusedRows},
+        ${place.after}, ${place.optimistic}) as answer`,
   );
   return row!.answer;
 }
