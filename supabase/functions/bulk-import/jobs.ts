@@ -49,6 +49,14 @@ export function codedError(error: unknown): unknown {
   });
 }
 
+/**
+ * A transaction Postgres chose to end to break a deadlock: nothing of it was kept. Two chunks of
+ * a job in flight can deadlock when the later one wrote a destination both have before the
+ * earlier one did (migration 20261122007400).
+ */
+export const isDeadlock = (error: unknown) =>
+  error instanceof postgres.PostgresError && error.code === '40P01';
+
 /** postgres.js sends sql.json values as jsonb; its JSONValue type wants plain JSON data. */
 const toJson = (value: unknown) => value as postgres.JSONValue;
 

@@ -9,7 +9,7 @@ import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { HttpError } from '../_shared/http.ts';
 import { shortUrl, type ShortUrlBase } from '../_shared/short-url.ts';
 import { serviceClient } from '../_shared/supabase.ts';
-import { type ChunkAnswer, createLinks, finishJob } from './jobs.ts';
+import { type ChunkAnswer, createLinks, finishJob, isDeadlock } from './jobs.ts';
 import { CHUNK_ROWS } from './limits.ts';
 import { resultCsv, type ResultLine } from './result-csv.ts';
 import type { BulkRow } from './rows.ts';
@@ -110,17 +110,24 @@ function sendChunk(
       after: start,
       optimistic,
     });
+  // Sent alone; once more if it lost a deadlock to the optimistic chunk after it (rolled back
+  // whole, so the second call decides as the first would have).
+  const sendAlone = () =>
+    send(false).catch((error: unknown) => {
+      if (!isDeadlock(error)) throw error;
+      return send(false);
+    });
   const create = async () => {
     let answer: ChunkAnswer;
     if (before === undefined || before.settled) {
       await before?.done;
-      answer = await send(false);
+      answer = await sendAlone();
     } else {
       try {
         answer = await send(true);
       } catch {
         await before.done;
-        answer = await send(false);
+        answer = await sendAlone();
       }
     }
     for (const [row, alias] of answer.created) {
@@ -137,8 +144,9 @@ function sendChunk(
 }
 
 /**
- * Every chunk in file order, at most two in the database at once, while the next is checked
- * here: the function's work on one chunk overlaps the database's on the two before it. A chunk is
+ * Every chunk in file order, at most two in the database at once (but two that share a
+ * destination one after the other), while the next is checked here: the function's work on one
+ * chunk overlaps the database's on the two before it. A chunk is
  * prepared once the one two places before it has ended; a failed chunk stops the job before any
  * later chunk is sent, and the one sent after it (which cannot commit) is awaited first.
  */
@@ -149,9 +157,14 @@ async function createAll(
   shortUrlBase: ShortUrlBase,
 ) {
   let previous: SentChunk | undefined;
+  let previousUrls = new Set<string>();
   for (let start = 0; start < job.rows.length; start += CHUNK_ROWS) {
     const chunk = job.rows.slice(start, start + CHUNK_ROWS);
     const prepared = await prepareChunk(chunk, outcomes);
+    // A destination the chunk before also has: sent once that one has ended, since together
+    // each would wait for the other's row of it (and could deadlock).
+    if (previous && prepared.some((row) => previousUrls.has(row.url))) await previous.done;
+    previousUrls = new Set(prepared.map((row) => row.url));
     const current = sendChunk(
       request,
       job,
