@@ -21,7 +21,9 @@
 -- of its first chunks. The one way the two can deadlock: the later chunk writes a destination
 -- both have before the earlier one does (it then waits for the earlier chunk, which waits for
 -- that row). Postgres ends one of them after deadlock_timeout, whole; bulk-import sends a chunk
--- that lost a deadlock again (a chunk alone decides as before), so a job never fails of it. Without p_after (the api's bulk) the function behaves as before.
+-- that lost a deadlock again (a chunk alone decides as before), so a job never fails because of
+-- one; it also sends two chunks that share a destination one after the other, which avoids it.
+-- Without p_after (the api's bulk) the function behaves as before.
 -- The main alias of a destination the account had is now looked up in a statement of its own
 -- after the upsert: it then sees a main alias another transaction committed while the upsert
 -- waited for it, in either mode.
