@@ -49,6 +49,14 @@ export function codedError(error: unknown): unknown {
   });
 }
 
+/**
+ * A transaction Postgres chose to end to break a deadlock: nothing of it was kept. Two chunks of
+ * a job in flight can deadlock when the later one wrote a destination both have before the
+ * earlier one did (migration 20261122007400).
+ */
+export const isDeadlock = (error: unknown) =>
+  error instanceof postgres.PostgresError && error.code === '40P01';
+
 /** postgres.js sends sql.json values as jsonb; its JSONValue type wants plain JSON data. */
 const toJson = (value: unknown) => value as postgres.JSONValue;
 
@@ -82,17 +90,29 @@ export async function scheduleJob(
   return row!.job;
 }
 
+/**
+ * Where a chunk stands in its job (migration 20261122007400): `after`, the job's rows before it
+ * (it commits only after the chunk before it, and only if that one was committed); `optimistic`,
+ * sent while the chunk before it is still in the database (it raises, keeping nothing, when it
+ * cannot get the verdicts it would get alone: it is then sent again, not optimistic).
+ */
+export interface ChunkPlace {
+  after: number;
+  optimistic: boolean;
+}
+
 export async function createLinks(
   request: Request,
   jobId: string,
   rows: PreparedRow[],
   refusedRows: number,
+  place: ChunkPlace,
 ): Promise<ChunkAnswer> {
   const [row] = await call(
     request,
     (sql) => sql<{ answer: ChunkAnswer }[]>`
-      select app.bulk_create_links(${jobId}, ${sql.json(toJson(rows))}, ${refusedRows})
-        as answer`,
+      select app.bulk_create_links(${jobId}, ${sql.json(toJson(rows))}, ${refusedRows},
+        ${place.after}, ${place.optimistic}) as answer`,
   );
   return row!.answer;
 }

@@ -9,7 +9,7 @@ import { ERROR_CODES } from '../../../shared/src/errors.ts';
 import { HttpError } from '../_shared/http.ts';
 import { shortUrl, type ShortUrlBase } from '../_shared/short-url.ts';
 import { serviceClient } from '../_shared/supabase.ts';
-import { createLinks, finishJob } from './jobs.ts';
+import { type ChunkAnswer, createLinks, finishJob, isDeadlock } from './jobs.ts';
 import { CHUNK_ROWS } from './limits.ts';
 import { resultCsv, type ResultLine } from './result-csv.ts';
 import type { BulkRow } from './rows.ts';
@@ -80,26 +80,75 @@ async function prepareChunk(chunk: readonly BulkRow[], outcomes: Outcomes): Prom
   return prepared;
 }
 
-async function createChunk(
+/** A chunk sent to the database: settles once it is committed, or with its failure. */
+interface SentChunk {
+  done: Promise<void>;
+  settled: boolean;
+}
+
+/**
+ * One chunk to links (app.bulk_create_links, migration 20261122007400). While the chunk before it
+ * is still in the database, it is sent optimistic: both work at once on two connections, and it
+ * commits after that one and only with the verdicts it would get alone. When it cannot (a limit
+ * or the credits would stop some of its rows, the chunk before failed...), it keeps nothing and
+ * raises: it is then sent again alone once the chunk before has ended, and that call decides as
+ * a chunk sent alone always did. A failure of the chunk before is this chunk's failure too
+ * (nothing after a failed chunk is kept).
+ */
+function sendChunk(
   request: Request,
   job: JobToProcess,
+  start: number,
   chunk: readonly BulkRow[],
   prepared: PreparedRow[],
   outcomes: Outcomes,
   shortUrlBase: ShortUrlBase,
-) {
-  const answer = await createLinks(request, job.id, prepared, chunk.length - prepared.length);
-  for (const [row, alias] of answer.created) {
-    outcomes.create(row, alias, shortUrl({ domain: job.domain, alias }, shortUrlBase));
-  }
-  for (const [row, field, code] of answer.errors) outcomes.refuseField(row, field, code);
+  before: SentChunk | undefined,
+): SentChunk {
+  const send = (optimistic: boolean) =>
+    createLinks(request, job.id, prepared, chunk.length - prepared.length, {
+      after: start,
+      optimistic,
+    });
+  // Sent alone; once more if it lost a deadlock to the optimistic chunk after it (rolled back
+  // whole, so the second call decides as the first would have).
+  const sendAlone = () =>
+    send(false).catch((error: unknown) => {
+      if (!isDeadlock(error)) throw error;
+      return send(false);
+    });
+  const create = async () => {
+    let answer: ChunkAnswer;
+    if (before === undefined || before.settled) {
+      await before?.done;
+      answer = await sendAlone();
+    } else {
+      try {
+        answer = await send(true);
+      } catch {
+        await before.done;
+        answer = await sendAlone();
+      }
+    }
+    for (const [row, alias] of answer.created) {
+      outcomes.create(row, alias, shortUrl({ domain: job.domain, alias }, shortUrlBase));
+    }
+    for (const [row, field, code] of answer.errors) outcomes.refuseField(row, field, code);
+  };
+  const sent: SentChunk = { done: create(), settled: false };
+  sent.done.then(
+    () => (sent.settled = true),
+    () => (sent.settled = true),
+  );
+  return sent;
 }
 
 /**
- * Every chunk in file order, one database call at a time (each takes the job's row and the
- * account's limits lock, so concurrent calls would only queue), while the next chunk is checked
- * here: the function's work on chunk n + 1 overlaps the database's on chunk n. A failed chunk
- * stops the job before any later chunk is sent.
+ * Every chunk in file order, at most two in the database at once (but two that share a
+ * destination one after the other), while the next is checked here: the function's work on one
+ * chunk overlaps the database's on the two before it. A chunk is
+ * prepared once the one two places before it has ended; a failed chunk stops the job before any
+ * later chunk is sent, and the one sent after it (which cannot commit) is awaited first.
  */
 async function createAll(
   request: Request,
@@ -107,16 +156,36 @@ async function createAll(
   outcomes: Outcomes,
   shortUrlBase: ShortUrlBase,
 ) {
-  let pending: Promise<void> | undefined;
+  let previous: SentChunk | undefined;
+  let previousUrls = new Set<string>();
   for (let start = 0; start < job.rows.length; start += CHUNK_ROWS) {
     const chunk = job.rows.slice(start, start + CHUNK_ROWS);
     const prepared = await prepareChunk(chunk, outcomes);
-    await pending;
-    pending = createChunk(request, job, chunk, prepared, outcomes, shortUrlBase);
+    // A destination the chunk before also has: sent once that one has ended, since together
+    // each would wait for the other's row of it (and could deadlock).
+    if (previous && prepared.some((row) => previousUrls.has(row.url))) await previous.done;
+    previousUrls = new Set(prepared.map((row) => row.url));
+    const current = sendChunk(
+      request,
+      job,
+      start,
+      chunk,
+      prepared,
+      outcomes,
+      shortUrlBase,
+      previous,
+    );
     // Settled here or at the next await; a rejection is never left unhandled meanwhile.
-    pending.catch(() => {});
+    current.done.catch(() => {});
+    try {
+      await previous?.done;
+    } catch (error) {
+      await current.done.catch(() => {});
+      throw error;
+    }
+    previous = current;
   }
-  await pending;
+  await previous?.done;
 }
 
 async function writeResult(userId: string, jobId: string, lines: ResultLine[]): Promise<string> {
