@@ -440,6 +440,26 @@ describe('connections relayed to a function (short domains)', () => {
     }
   });
 
+  it('hands on request bodies of a relayed connection untouched, and each next request as its own', async () => {
+    // A body that looks like a request head, then a chunked one, cut across writes.
+    const inner = `GET /smuggled HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+    const parts = [
+      `POST /one HTTP/1.1\r\nHost: ${host}\r\nContent-Length: ${inner.length}\r\n\r\n${inner.slice(0, 9)}`,
+      `${inner.slice(9)}POST /two HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nab`,
+      `cd\r\n0\r\n\r\nGET /three HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    ];
+    const echoes = echoesIn(await exchange(config.gatewayPort, parts, 50));
+    expect(echoes.map((echo) => [echo.method, echo.url, echo.body])).toEqual([
+      ['POST', `http://${host}/open/one`, inner],
+      ['POST', `http://${host}/open/two`, 'abcd'],
+      ['GET', `http://${host}/open/three`, ''],
+    ]);
+    for (const echo of echoes) {
+      expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
+      expect(echo.headers['x-shortlane-relay']).toBeUndefined();
+    }
+  });
+
   it('leaves a connection that began with another host to the gateway, short domains included', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
