@@ -23,24 +23,44 @@ const RELAY_HEADER = 'x-shortlane-relay';
 const SHUTDOWN_GRACE_MS = 2_000;
 
 /**
- * Deno's own header list and guard behind a Headers object (symbol-keyed fields of its
- * ext/fetch/20_headers.js), when this Deno has them: a relayed redirect's headers are then
- * rewritten by copying a short array, not through the public methods, whose validation of every
- * name and value (the CORS values are long) costs the relay path a tenth of its time. Checked at
- * start-up; any other Deno gets the public methods.
+ * Deno's own fields behind a Headers object (symbol-keyed, ext/fetch/20_headers.js), when this
+ * Deno has them and they behave as this file expects: the list, the guard, and the two hooks
+ * that let a served request's headers be read one name at a time and listed only when asked. A
+ * relayed request's headers are then a lazy view over the served ones, and the CORS headers are
+ * appended to an answer's list as they are: the public methods validate every name and value
+ * (the CORS values are long) and a copy lists every header, which together cost the relay path
+ * a tenth of its time. Checked at start-up; any other Deno gets the public methods.
  */
 function headerInternals() {
-  const probe = new Headers({ 'x-probe': 'a' });
+  const probe = new Headers();
   const named = (description) =>
     Object.getOwnPropertySymbols(probe).find((symbol) => symbol.description === description);
-  const list = named('header list');
-  const guard = named('guard');
-  if (list === undefined || guard === undefined) return undefined;
-  const entries = probe[list];
-  if (!Array.isArray(entries) || entries.length !== 1 || probe[guard] !== 'none') return undefined;
-  entries.push(['x-probe-2', 'b']);
-  if (probe.get('x-probe-2') !== 'b') return undefined;
-  return { list, guard };
+  const internals = {
+    list: named('header list'),
+    listGetter: named('header list getter'),
+    getter: named('header get'),
+    guard: named('guard'),
+  };
+  if (Object.values(internals).includes(undefined)) return undefined;
+  try {
+    probe[internals.list] = null;
+    probe[internals.listGetter] = () => [
+      ['x-a', '1'],
+      ['x-b', '2'],
+    ];
+    probe[internals.getter] = (name) => (name.toLowerCase() === 'x-a' ? '1' : null);
+    if (probe.get('X-A') !== '1' || probe.get('x-b') !== null || !probe.has('x-b'))
+      return undefined;
+    if (JSON.stringify([...probe]) !== '[["x-a","1"],["x-b","2"]]') return undefined;
+    const { headers } = new Response(null, { headers: { 'x-a': '1' } });
+    const list = headers[internals.list];
+    if (!Array.isArray(list) || headers[internals.guard] !== 'response') return undefined;
+    list.push(['x-b', '2']);
+    if (headers.get('x-b') !== '2') return undefined;
+  } catch {
+    return undefined;
+  }
+  return internals;
 }
 
 const settings = JSON.parse(Deno.env.get('SHORTLANE_RELAY') ?? 'null');
@@ -60,14 +80,20 @@ if (settings) {
 
   /** The request's headers without the relay's line, the client named in both address headers. */
   const requestHeaders = (original, client) => {
-    const entries = internals && original[internals.list];
-    if (Array.isArray(entries)) {
-      const list = [];
-      for (const [name, value] of entries)
-        if (!REPLACED.has(name.toLowerCase())) list.push([name, value]);
-      list.push(['x-forwarded-for', client], ['x-real-ip', client]);
+    if (internals) {
       const headers = new Headers();
-      headers[internals.list] = list;
+      headers[internals.list] = null;
+      headers[internals.getter] = (name) => {
+        const lower = name.toLowerCase();
+        if (lower === 'x-forwarded-for' || lower === 'x-real-ip') return client;
+        return lower === RELAY_HEADER ? null : original.get(name);
+      };
+      headers[internals.listGetter] = () => {
+        const list = [];
+        for (const entry of original) if (!REPLACED.has(entry[0])) list.push(entry);
+        list.push(['x-forwarded-for', client], ['x-real-ip', client]);
+        return list;
+      };
       return headers;
     }
     const headers = new Headers(original);
@@ -115,7 +141,8 @@ if (settings) {
     const pathStart = url.indexOf('/', 7);
     // The request as the function is handed it, without building another Request (which costs
     // the relay path most of what it saves): a served request's headers are immutable, so a
-    // copy stands in for them, and its URL gets the function's name in front of the path.
+    // view over them with the client's address stands in, and its URL gets the function's name
+    // in front of the path.
     Object.defineProperties(request, {
       url: {
         value:
