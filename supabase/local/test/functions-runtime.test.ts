@@ -460,6 +460,13 @@ describe('connections relayed to a function (short domains)', () => {
     }
   });
 
+  it('relays a body and an answer many reads long, whole', async () => {
+    const body = '0123456789'.repeat(50_000);
+    const head = `POST /big HTTP/1.1\r\nHost: ${host}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const [echo] = echoesIn(await exchange(config.gatewayPort, [head + body]));
+    expect(echo?.body).toBe(body);
+  });
+
   it('leaves a connection that began with another host to the gateway, short domains included', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {

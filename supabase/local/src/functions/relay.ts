@@ -21,11 +21,17 @@ export const RELAY_HEADER = 'x-shortlane-relay';
  */
 const IDLE_TIMEOUT_MS = 120_000;
 
-/** `from`'s data written to `to`, pausing `from` while `to` is full. */
-function forward(from: net.Socket, to: net.Socket, transform?: (chunk: Buffer) => Buffer): void {
+/**
+ * Most bytes one read of a function's answers takes: under Buffer.poolSize / 2, so each read's
+ * buffer is a slice of Node's pool rather than an allocation of its own.
+ */
+const ANSWER_READ_SIZE = 4095;
+
+/** `from`'s data, transformed, written to `to`, pausing `from` while `to` is full. */
+function forward(from: net.Socket, to: net.Socket, transform: (chunk: Buffer) => Buffer): void {
   const resume = () => from.resume();
   from.on('data', (chunk: Buffer) => {
-    const bytes = transform ? transform(chunk) : chunk;
+    const bytes = transform(chunk);
     if (bytes.length > 0 && !to.write(bytes)) {
       from.pause();
       to.once('drain', resume);
@@ -47,7 +53,21 @@ export function relayConnection(
   const peer = client.remoteAddress;
   if (head.indexOf('\r\n') < 0 || peer === undefined) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const upstream = net.connect({ path: socketPath });
+    let resumeUpstream = () => {};
+    const upstream = net.connect({
+      path: socketPath,
+      // The answers' direction without a Readable's buffering and events: each read lands in a
+      // buffer of its own (from Node's pool), which is written on as it is.
+      onread: {
+        buffer: () => Buffer.allocUnsafe(ANSWER_READ_SIZE),
+        callback: (length: number, buffer: Uint8Array) => {
+          if (client.write(buffer.subarray(0, length))) return true;
+          client.once('drain', resumeUpstream);
+          return false;
+        },
+      },
+    });
+    resumeUpstream = () => upstream.resume();
     const refused = () => {
       upstream.destroy();
       resolve(false);
@@ -62,7 +82,6 @@ export function relayConnection(
       if (first.length > 0) upstream.write(first);
       // Back-pressure both ways.
       forward(client, upstream, (chunk) => framing.push(chunk));
-      forward(upstream, client);
       const cut = () => {
         client.destroy();
         upstream.destroy();
