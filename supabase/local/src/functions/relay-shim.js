@@ -78,6 +78,15 @@ if (settings) {
   const internals = headerInternals();
   const REPLACED = new Set([RELAY_HEADER, 'x-forwarded-for', 'x-real-ip']);
 
+  /**
+   * A served request's header `name` (valid, as Headers.get checks it), read with Deno's own
+   * one-name reader while the headers have one: no second validation of the name.
+   */
+  const readHeader = (headers, name) => {
+    const read = internals && headers[internals.getter];
+    return read ? read(name) : headers.get(name);
+  };
+
   /** The request's headers without the relay's line, the client named in both address headers. */
   const requestHeaders = (original, client) => {
     if (internals) {
@@ -86,7 +95,7 @@ if (settings) {
       headers[internals.getter] = (name) => {
         const lower = name.toLowerCase();
         if (lower === 'x-forwarded-for' || lower === 'x-real-ip') return client;
-        return lower === RELAY_HEADER ? null : original.get(name);
+        return lower === RELAY_HEADER ? null : readHeader(original, name);
       };
       headers[internals.listGetter] = () => {
         const list = [];
@@ -128,13 +137,13 @@ if (settings) {
   };
 
   const relayed = (handler) => async (request, info) => {
-    const announced = request.headers.get(RELAY_HEADER);
+    const announced = readHeader(request.headers, RELAY_HEADER);
     if (announced === null || !announced.startsWith(announcement))
       return new Response('Bad Request', { status: 400, headers: { Connection: 'close' } });
     // A second header line (a visitor's own) follows the relay's after a comma.
     const comma = announced.indexOf(',', announcement.length);
     const peer = announced.slice(announcement.length, comma < 0 ? undefined : comma);
-    const client = resolveClient(peer, request.headers.get('x-forwarded-for'));
+    const client = resolveClient(peer, readHeader(request.headers, 'x-forwarded-for'));
     // Served on a Unix socket, the URL's scheme is `http+unix`: the visitor's was http.
     const hostStart = request.url.indexOf('//') + 2;
     const url = `http://${request.url.slice(hostStart)}`;
