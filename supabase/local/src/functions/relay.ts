@@ -21,11 +21,8 @@ export const RELAY_HEADER = 'x-shortlane-relay';
  */
 const IDLE_TIMEOUT_MS = 120_000;
 
-/**
- * Most bytes one read of a function's answers takes: under Buffer.poolSize / 2, so each read's
- * buffer is a slice of Node's pool rather than an allocation of its own.
- */
-const ANSWER_READ_SIZE = 4095;
+/** Most bytes one read of a function's answers takes (a redirect's answer is under 1 KB). */
+const ANSWER_READ_SIZE = 16 * 1024;
 
 /** `from`'s data, transformed, written to `to`, pausing `from` while `to` is full. */
 function forward(from: net.Socket, to: net.Socket, transform: (chunk: Buffer) => Buffer): void {
@@ -54,14 +51,19 @@ export function relayConnection(
   if (head.indexOf('\r\n') < 0 || peer === undefined) return Promise.resolve(false);
   return new Promise((resolve) => {
     let resumeUpstream = () => {};
+    let answers = Buffer.allocUnsafeSlow(ANSWER_READ_SIZE);
     const upstream = net.connect({
       path: socketPath,
-      // The answers' direction without a Readable's buffering and events: each read lands in a
-      // buffer of its own (from Node's pool), which is written on as it is.
+      // The answers' direction without a Readable's buffering and events: each read lands in
+      // this connection's buffer and is written on from there.
       onread: {
-        buffer: () => Buffer.allocUnsafe(ANSWER_READ_SIZE),
+        // Asked again after each read: the buffer for the next one.
+        buffer: () => answers,
         callback: (length: number, buffer: Uint8Array) => {
-          if (client.write(buffer.subarray(0, length))) return true;
+          const written = client.write(buffer.subarray(0, length));
+          // Bytes the kernel did not take at once are still referred to: read elsewhere next.
+          if (client.writableLength > 0) answers = Buffer.allocUnsafeSlow(ANSWER_READ_SIZE);
+          if (written) return true;
           client.once('drain', resumeUpstream);
           return false;
         },
