@@ -89,13 +89,13 @@ export async function startFunctions(
     relay: async (name, client, head) => {
       if (!relayed.includes(name) || !catalog.exists(name) || catalog.settings(name).verifyJwt)
         return false;
-      let port = processes.relayPortOf(name);
-      if (port === undefined) {
+      let socketPath = processes.relaySocketOf(name);
+      if (socketPath === undefined) {
         // Booted for this visitor; a failed boot is answered by the gateway (BOOT_ERROR).
         await processes.acquire(name).catch(() => undefined);
-        port = processes.relayPortOf(name);
+        socketPath = processes.relaySocketOf(name);
       }
-      return port !== undefined && relayConnection(port, client, head, secret);
+      return socketPath !== undefined && relayConnection(socketPath, client, head, secret);
     },
     stop: async (deadline = Date.now() + config.stopTimeoutMs) => {
       unwatch();

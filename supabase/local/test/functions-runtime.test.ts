@@ -440,6 +440,43 @@ describe('connections relayed to a function (short domains)', () => {
     }
   });
 
+  it('hands on request bodies of a relayed connection untouched, and each next request as its own', async () => {
+    // A body that looks like a request head, then a chunked one, cut across writes.
+    const inner = `GET /smuggled HTTP/1.1\r\nHost: ${host}\r\n\r\n`;
+    const parts = [
+      `POST /one HTTP/1.1\r\nHost: ${host}\r\nContent-Length: ${inner.length}\r\n\r\n${inner.slice(0, 9)}`,
+      `${inner.slice(9)}POST /two HTTP/1.1\r\nHost: ${host}\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nab`,
+      `cd\r\n0\r\n\r\nGET /three HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+    ];
+    const echoes = echoesIn(await exchange(config.gatewayPort, parts, 50));
+    expect(echoes.map((echo) => [echo.method, echo.url, echo.body])).toEqual([
+      ['POST', `http://${host}/open/one`, inner],
+      ['POST', `http://${host}/open/two`, 'abcd'],
+      ['GET', `http://${host}/open/three`, ''],
+    ]);
+    for (const echo of echoes) {
+      expect(echo.headers['x-forwarded-for']).toBe('127.0.0.1');
+      expect(echo.headers['x-shortlane-relay']).toBeUndefined();
+    }
+  });
+
+  it('relays a body and an answer many reads long, whole, to a visitor slow to read', async () => {
+    const body = '0123456789'.repeat(400_000);
+    const head = `POST /big HTTP/1.1\r\nHost: ${host}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const socket = net.connect({ port: config.gatewayPort, host: '127.0.0.1' });
+    const chunks: Buffer[] = [];
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(head + body);
+    // Unread, the answer fills the socket's buffers: the relay must hold back, then go on.
+    socket.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.resume();
+    await closed;
+    const [echo] = echoesIn(Buffer.concat(chunks).toString('latin1'));
+    expect(echo?.body).toBe(body);
+  });
+
   it('leaves a connection that began with another host to the gateway, short domains included', async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {

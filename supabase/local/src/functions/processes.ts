@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -25,8 +26,8 @@ interface FunctionProcess {
   /** Resolves to the loopback port once the function's Deno.serve accepts connections. */
   ready: Promise<number>;
   port?: number;
-  /** The relay shim's port (relay-shim.js), for a function whose connections are relayed. */
-  relayPort?: number;
+  /** The relay shim's Unix socket (relay-shim.js), for a function whose connections are relayed. */
+  relaySocket?: string;
   /** SIGTERM, then SIGKILL if it still runs `killAfterMs` later (see spawnManaged). */
   stop(killAfterMs?: number): Promise<void>;
 }
@@ -65,9 +66,23 @@ function freePort(): Promise<number> {
   });
 }
 
-function accepts(port: number): Promise<boolean> {
+/**
+ * A fresh path for a relay shim's Unix socket: in the temporary directory (the only one functions
+ * may write to, and short enough for a socket's path), unique to this stack and start.
+ */
+function relaySocketPath(name: string): string {
+  return path.join(
+    os.tmpdir(),
+    `shortlane-relay-${process.pid}-${name}-${crypto.randomBytes(6).toString('hex')}.sock`,
+  );
+}
+
+function accepts(where: number | string): Promise<boolean> {
   return new Promise((resolve) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
+    const socket =
+      typeof where === 'number'
+        ? net.connect({ port: where, host: '127.0.0.1' })
+        : net.connect({ path: where });
     socket.once('connect', () => {
       socket.destroy();
       resolve(true);
@@ -92,9 +107,9 @@ export class FunctionProcesses {
     return this.running.get(name)?.port;
   }
 
-  /** The relay shim's port of the warm process serving `name`, if it is relayed. */
-  relayPortOf(name: string): number | undefined {
-    return this.running.get(name)?.relayPort;
+  /** The relay shim's socket of the warm process serving `name`, if it is relayed. */
+  relaySocketOf(name: string): string | undefined {
+    return this.running.get(name)?.relaySocket;
   }
 
   /** The port of the warm process serving `name`, starting one if needed. */
@@ -164,9 +179,15 @@ export class FunctionProcesses {
     ];
   }
 
-  private relayEnv(name: string, port: number): string {
+  private relayEnv(name: string, socketPath: string): string {
     const { secret, trustedProxies, responseHeaders } = this.options.relay!;
-    return JSON.stringify({ port, secret, trustedProxies, prefix: `/${name}`, responseHeaders });
+    return JSON.stringify({
+      path: socketPath,
+      secret,
+      trustedProxies,
+      prefix: `/${name}`,
+      responseHeaders,
+    });
   }
 
   private launch(name: string): FunctionProcess {
@@ -177,7 +198,7 @@ export class FunctionProcesses {
     };
     const boot = async (): Promise<number> => {
       const port = await freePort();
-      const relayPort = this.relayed(name) ? await freePort() : undefined;
+      const relaySocket = this.relayed(name) ? relaySocketPath(name) : undefined;
       // Reloaded or stopped while the port was being chosen: spawn nothing that could linger.
       if (this.stopped || this.running.get(name) !== instance)
         throw new BootError(`${name} was stopped while starting`);
@@ -194,7 +215,9 @@ export class FunctionProcesses {
             ...localFunctionEnv(path.join(catalog.dir, '.env'), localDefaults),
             ...functionEnv,
             DENO_SERVE_ADDRESS: `tcp:127.0.0.1:${port}`,
-            ...(relayPort === undefined ? {} : { SHORTLANE_RELAY: this.relayEnv(name, relayPort) }),
+            ...(relaySocket === undefined
+              ? {}
+              : { SHORTLANE_RELAY: this.relayEnv(name, relaySocket) }),
           },
         },
         log,
@@ -208,10 +231,12 @@ export class FunctionProcesses {
       managed.child.once('exit', (code, signal) => {
         ended = signal ?? `code ${code}`;
         forget();
+        // Deno leaves its Unix socket's file behind.
+        if (relaySocket !== undefined) fs.rmSync(relaySocket, { force: true });
       });
       const deadline = started + BOOT_TIMEOUT_MS;
       const serving = async () =>
-        (await accepts(port)) && (relayPort === undefined || (await accepts(relayPort)));
+        (await accepts(port)) && (relaySocket === undefined || (await accepts(relaySocket)));
       while (!(await serving())) {
         if (ended) throw new BootError(`${name} ended (${ended}) before serving`);
         if (Date.now() > deadline) {
@@ -222,7 +247,7 @@ export class FunctionProcesses {
       }
       log(`functions/${name}: serving on :${port} (booted in ${Date.now() - started} ms)`);
       instance.port = port;
-      instance.relayPort = relayPort;
+      instance.relaySocket = relaySocket;
       return port;
     };
     // `boot` reads `instance` only after its first await, once the object exists.
