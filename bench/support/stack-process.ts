@@ -8,7 +8,8 @@ import { readStackEnv, type StackEnv } from '../../supabase/local/src/stack.ts';
  * then never shares the gateway's event loop (which would charge the gateway for the load).
  */
 
-const CLI = path.join(REPO_ROOT, 'supabase', 'local', 'src', 'cli.ts');
+/** The stack's CLI of a checkout (this one unless another is compared with it). */
+const cliOf = (root: string) => path.join(root, 'supabase', 'local', 'src', 'cli.ts');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface StackProcess {
@@ -23,9 +24,9 @@ function childEnv(variables: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-export function spawnStack(variables: Record<string, string>): StackProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'up'], {
-    cwd: REPO_ROOT,
+export function spawnStack(variables: Record<string, string>, root = REPO_ROOT): StackProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', cliOf(root), 'up'], {
+    cwd: root,
     env: childEnv(variables),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -74,9 +75,12 @@ export async function stopStack(stack: StackProcess): Promise<void> {
 }
 
 /** Stops a bench stack a crashed earlier run may have left, through the CLI's own `down`. */
-export async function stopLeftovers(variables: Record<string, string>): Promise<void> {
-  const down = spawn(process.execPath, ['--import', 'tsx', CLI, 'down'], {
-    cwd: REPO_ROOT,
+export async function stopLeftovers(
+  variables: Record<string, string>,
+  root = REPO_ROOT,
+): Promise<void> {
+  const down = spawn(process.execPath, ['--import', 'tsx', cliOf(root), 'down'], {
+    cwd: root,
     env: childEnv(variables),
     stdio: 'ignore',
   });
