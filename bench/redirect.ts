@@ -28,7 +28,7 @@
  * variables), adds one account, one domain and the links set-based, and stops everything at the
  * end. Load goes to 127.0.0.1 only.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +45,7 @@ import {
 } from './support/stack-process.ts';
 import { compareClickIngest } from './click-ingest.ts';
 import { PostgresCpu } from './postgres-cpu.ts';
+import { processCpuNs } from './support/process-cpu.ts';
 
 const STACK_ENV = {
   STACK_GATEWAY_PORT: process.env.STACK_GATEWAY_PORT || '62321',
@@ -340,21 +341,6 @@ function accounting(clicks: number, figures: Figures): string {
 /** Postgres CPU (all its processes) per click recorded over a phase, in µs. */
 function postgresPerClick(cpuNs: number, clicks: number): string {
   return `Postgres ${clicks > 0 ? (cpuNs / 1000 / clicks).toFixed(1) : '-'} µs CPU per click`;
-}
-
-const NS_PER_TICK = 1e9 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim());
-
-/** CPU (user + system, every thread) a process has spent so far, in ns; 0 once it has ended. */
-function processCpuNs(pid: number | undefined): number {
-  if (pid === undefined) return 0;
-  try {
-    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 (here from field 3 on).
-    return (Number(fields[11]) + Number(fields[12])) * NS_PER_TICK;
-  } catch {
-    return 0;
-  }
 }
 
 /** The stack's `r` process: a child of the stack's own process running r's index.ts. */
