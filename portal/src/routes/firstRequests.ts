@@ -1,7 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { profileQuery, type Profile } from '../data/profile-query.ts';
+import type { Profile } from '../data/profile-query.ts';
 import { secondFactorDue } from '../features/two-factor/assurance.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
+import { prefetchAppState } from '../state/prefetchAppState.ts';
 
 /** What a page's first requests are asked with (a page module's `prefetchData`). */
 export interface FirstRequestContext {
@@ -16,8 +17,9 @@ export interface FirstRequestContext {
 
 /**
  * Asks, from the entry and before React's first render, what the opening page shows first: the
- * profile, then the page's own requests (`prefetchData`), each as soon as the answer before it
- * is in, rather than once the shell has rendered and each answer's render has run. On a slow
+ * shell's account state (the guards wait for it), then the page's own requests (`prefetchData`),
+ * each as soon as the answer before it is in, rather than once the shell has rendered and each
+ * answer's render has run. On a slow
  * phone those renders are most of the wait for the page's largest paint. The queries are the
  * components' own (same keys and functions), so the components find them under way or answered
  * and ask nothing twice. A guest, or a session that owes its second factor, asks nothing here:
@@ -35,7 +37,7 @@ export async function startFirstRequests(
     const session = data.session;
     if (!session || secondFactorDue(session)) return;
     const userId = session.user.id;
-    const profile = await queryClient.fetchQuery(profileQuery(supabase, userId));
+    const profile = await prefetchAppState(queryClient, supabase, userId);
     await prefetchPage({ queryClient, supabase, userId, profile, location });
   } catch {
     // The components' own queries ask again and say what went wrong.
