@@ -39,9 +39,15 @@ const queryClient = createQueryClient();
 if ('services' in started) {
   const { pathname, search } = window.location;
   preloadPageAt(pathname);
-  void startFirstRequests(queryClient, started.services.supabase, { pathname, search }, (context) =>
-    prefetchDataAt(pathname, context),
-  );
+  // In a task of their own, not at the end of the scripts' evaluation (already the longest).
+  setTimeout(() => {
+    void startFirstRequests(
+      queryClient,
+      started.services.supabase,
+      { pathname, search },
+      (context) => prefetchDataAt(pathname, context),
+    );
+  });
 }
 
 const root = createRoot(container);
