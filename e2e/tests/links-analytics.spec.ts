@@ -118,7 +118,7 @@ test.describe('link analytics', () => {
     await expect(
       overTime.getByRole('img', { name: /^Clicks over time: [\d,]+ clicks? from/ }),
     ).toBeAttached();
-    await expect(overTime.locator('.recharts-surface')).toBeVisible();
+    await expect(overTime.locator('svg[data-chart="clicks"]')).toBeVisible();
     await expect(
       page.getByRole('region', { name: 'Browsers' }).getByRole('rowheader', { name: 'Chrome' }),
     ).toBeVisible();

@@ -126,8 +126,7 @@ for (const width of BREAKPOINT_WIDTHS) {
       await expect(
         p.getByRole('region', { name: 'Countries' }).getByRole('row').nth(1),
       ).toBeVisible();
-      // The chart's code arrives on first use.
-      await expect(p.locator('.recharts-surface')).toBeVisible();
+      await expect(p.locator('svg[data-chart="clicks"]')).toBeVisible();
     });
 
     // The mobile menu below the lg breakpoint, the desktop bar from it.

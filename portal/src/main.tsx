@@ -6,9 +6,11 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ConfigErrorScreen } from './components/ConfigErrorScreen.tsx';
 import { readPortalConfig } from './lib/config.ts';
+import { createQueryClient } from './lib/queryClient.ts';
 import { envCheck } from './lib/env.ts';
 import { createPortalServices, type PortalServices } from './lib/services.ts';
-import { preloadPageAt } from './routes/routeTable.tsx';
+import { startFirstRequests } from './routes/firstRequests.ts';
+import { prefetchDataAt, preloadPageAt } from './routes/routeTable.tsx';
 import { takeFlashFromUrl } from './state/flash.ts';
 import { themeProps } from './theme.ts';
 
@@ -33,7 +35,20 @@ function start(): { services: PortalServices } | { problems: string[] } {
 }
 
 const started = start();
-if ('services' in started) preloadPageAt(window.location.pathname);
+const queryClient = createQueryClient();
+if ('services' in started) {
+  const { pathname, search } = window.location;
+  preloadPageAt(pathname);
+  // In a task of their own, not at the end of the scripts' evaluation (already the longest).
+  setTimeout(() => {
+    void startFirstRequests(
+      queryClient,
+      started.services.supabase,
+      { pathname, search },
+      (context) => prefetchDataAt(pathname, context),
+    );
+  });
+}
 
 const root = createRoot(container);
 // A transition: React renders the first screen in slices that let the browser paint and answer
@@ -42,7 +57,7 @@ startTransition(() => {
   root.render(
     <StrictMode>
       {'services' in started ? (
-        <App services={started.services} />
+        <App services={started.services} queryClient={queryClient} />
       ) : (
         <MantineProvider {...themeProps}>
           <ConfigErrorScreen app="The Shortlane portal" problems={started.problems} />

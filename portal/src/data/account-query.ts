@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { accountKeys } from './keys.ts';
@@ -14,12 +14,19 @@ export async function fetchAccount(supabase: PortalSupabase, accountId: string):
 }
 
 /** One account the user belongs to (their personal workspace, for the shell). */
-export function useAccountQuery(accountId: string | null | undefined) {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The query behind useAccountQuery, also asked from the entry (state/prefetchAppState.ts). */
+export function accountQuery(
+  supabase: PortalSupabase,
+  userId: string | null,
+  accountId: string | null | undefined,
+) {
+  return queryOptions({
     queryKey: accountKeys.detail(userId ?? '', accountId ?? ''),
     queryFn: () => fetchAccount(supabase, accountId!),
     enabled: userId != null && accountId != null,
   });
+}
+
+export function useAccountQuery(accountId: string | null | undefined) {
+  return useQuery(accountQuery(useSupabase(), useUserId(), accountId));
 }

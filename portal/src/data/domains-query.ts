@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { domainKeys } from './keys.ts';
@@ -33,11 +33,14 @@ export async function fetchDomains(supabase: PortalSupabase): Promise<DomainRow[
   );
 }
 
-export function useDomainsQuery() {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The query behind useDomainsQuery, also asked from the entry (state/prefetchAppState.ts). */
+export function domainsQuery(supabase: PortalSupabase, userId: string | null) {
+  return queryOptions({
     queryKey: domainKeys.list(userId),
     queryFn: () => fetchDomains(supabase),
   });
+}
+
+export function useDomainsQuery() {
+  return useQuery(domainsQuery(useSupabase(), useUserId()));
 }

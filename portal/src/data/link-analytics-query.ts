@@ -1,5 +1,11 @@
 import { isStatsPeriod, type StatsPeriod } from '@shortlane/shared/constants.ts';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { z } from 'zod';
 import { SKIP_GLOBAL_ERRORS_HEADER } from '../api/globalResponses.ts';
 import { useSupabase } from '../lib/servicesContext.ts';
@@ -205,14 +211,21 @@ export function useLinkAnalyticsAccessQuery(aliasId: string | null) {
   });
 }
 
-export function useAccountAnalyticsAccessQuery(accountId: string | null) {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The query behind useAccountAnalyticsAccessQuery, also asked before the page renders. */
+export function accountAnalyticsAccessQuery(
+  supabase: PortalSupabase,
+  userId: string | null,
+  accountId: string | null,
+) {
+  return queryOptions({
     queryKey: analyticsKeys.accountAccess(userId ?? '', accountId ?? ''),
     queryFn: () => fetchAccountAnalyticsAccess(supabase, accountId!),
     enabled: userId != null && accountId != null,
   });
+}
+
+export function useAccountAnalyticsAccessQuery(accountId: string | null) {
+  return useQuery(accountAnalyticsAccessQuery(useSupabase(), useUserId(), accountId));
 }
 
 /**
@@ -220,9 +233,17 @@ export function useAccountAnalyticsAccessQuery(accountId: string | null) {
  * (useAccountAnalyticsAccessQuery): nothing is asked that the server would refuse.
  */
 export function useAccountAnalyticsQuery(accountId: string | null, period: StatsPeriod | null) {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+  return useQuery(accountAnalyticsQuery(useSupabase(), useUserId(), accountId, period));
+}
+
+/** The query behind useAccountAnalyticsQuery, also asked before the page renders. */
+export function accountAnalyticsQuery(
+  supabase: PortalSupabase,
+  userId: string | null,
+  accountId: string | null,
+  period: StatsPeriod | null,
+) {
+  return queryOptions({
     ...REPORT_OPTIONS,
     queryKey: analyticsKeys.account(userId ?? '', accountId ?? '', period ?? ''),
     queryFn: () => fetchAccountAnalytics(supabase, accountId!, period!),

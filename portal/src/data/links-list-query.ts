@@ -1,5 +1,5 @@
 import { orgPermissionsOf, type OrgPermission } from '@shortlane/shared/permissions.ts';
-import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { analyticsKeys, linkKeys, organizationKeys, teamKeys } from './keys.ts';
@@ -194,16 +194,24 @@ export async function fetchLinkList(
   };
 }
 
-export function useLinkListQuery(params: LinkListParams, enabled = true) {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The query behind useLinkListQuery, also asked before the page renders. */
+export function linkListQuery(
+  supabase: PortalSupabase,
+  userId: string | null,
+  params: LinkListParams,
+  enabled = true,
+) {
+  return queryOptions({
     queryKey: linkKeys.list(userId ?? '', params),
     queryFn: () => fetchLinkList(supabase, params),
     enabled: enabled && userId != null,
     // Paging and typing a search keep the last rows on screen until the next ones arrive.
     placeholderData: keepPreviousData,
   });
+}
+
+export function useLinkListQuery(params: LinkListParams, enabled = true) {
+  return useQuery(linkListQuery(useSupabase(), useUserId(), params, enabled));
 }
 
 /** After a link changed: every list and the click figures that may show it. */

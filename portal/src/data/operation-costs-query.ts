@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { operationCostKeys } from './keys.ts';
@@ -12,11 +12,15 @@ export async function fetchOperationCosts(supabase: PortalSupabase): Promise<Ope
   return Object.fromEntries(rows.map((row) => [row.operation, row.credits]));
 }
 
-export function useOperationCostsQuery() {
-  const supabase = useSupabase();
-  return useQuery({
+/** The query behind useOperationCostsQuery, also asked from the entry (state/prefetchAppState.ts). */
+export function operationCostsQuery(supabase: PortalSupabase) {
+  return queryOptions({
     queryKey: operationCostKeys.list(),
     queryFn: () => fetchOperationCosts(supabase),
     staleTime: 10 * 60_000,
   });
+}
+
+export function useOperationCostsQuery() {
+  return useQuery(operationCostsQuery(useSupabase()));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { organizationKeys } from './keys.ts';
@@ -46,12 +46,19 @@ export async function fetchMyOrganizations(
     }));
 }
 
-export function useMyOrganizationsQuery(enabled = true) {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The query behind useMyOrganizationsQuery, also asked from the entry (state/prefetchAppState.ts). */
+export function myOrganizationsQuery(
+  supabase: PortalSupabase,
+  userId: string | null,
+  enabled = true,
+) {
+  return queryOptions({
     queryKey: organizationKeys.mine(userId ?? ''),
     queryFn: () => fetchMyOrganizations(supabase, userId!),
     enabled: enabled && userId != null,
   });
+}
+
+export function useMyOrganizationsQuery(enabled = true) {
+  return useQuery(myOrganizationsQuery(useSupabase(), useUserId(), enabled));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { planKeys } from './keys.ts';
@@ -30,12 +30,18 @@ export async function fetchPlans(supabase: PortalSupabase): Promise<PlanRow[]> {
   return plans.map((plan) => ({ ...plan, prices: plan.prices.filter((price) => price.active) }));
 }
 
-/** Plans change rarely: kept for ten minutes. */
-export function usePlansQuery() {
-  const supabase = useSupabase();
-  return useQuery({
+/**
+ * The query behind usePlansQuery, also asked from the entry (state/prefetchAppState.ts). Plans
+ * change rarely: kept for ten minutes.
+ */
+export function plansQuery(supabase: PortalSupabase) {
+  return queryOptions({
     queryKey: planKeys.list(),
     queryFn: () => fetchPlans(supabase),
     staleTime: 10 * 60_000,
   });
+}
+
+export function usePlansQuery() {
+  return useQuery(plansQuery(useSupabase()));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { profileKeys } from './keys.ts';
@@ -26,12 +26,15 @@ export async function fetchProfile(supabase: PortalSupabase, userId: string): Pr
   return unwrap(await supabase.from('profiles').select(PROFILE_COLUMNS).eq('id', userId).single());
 }
 
-export function useProfileQuery() {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The profile's query, for the hook and for the entry's first requests (firstRequests.ts). */
+export function profileQuery(supabase: PortalSupabase, userId: string | null) {
+  return queryOptions({
     queryKey: profileKeys.detail(userId ?? ''),
     queryFn: () => fetchProfile(supabase, userId!),
     enabled: userId != null,
   });
+}
+
+export function useProfileQuery() {
+  return useQuery(profileQuery(useSupabase(), useUserId()));
 }

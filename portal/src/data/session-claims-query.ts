@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { impersonationOf } from '../features/impersonation/claims.ts';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
@@ -16,12 +16,15 @@ export async function fetchSessionClaims(supabase: PortalSupabase): Promise<Sess
   return { impersonator: impersonationOf(data.session?.access_token)?.impersonator ?? null };
 }
 
-export function useSessionClaimsQuery() {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The query behind useSessionClaimsQuery, also asked from the entry (state/prefetchAppState.ts). */
+export function sessionClaimsQuery(supabase: PortalSupabase, userId: string | null) {
+  return queryOptions({
     queryKey: sessionKeys.claims(userId ?? ''),
     queryFn: () => fetchSessionClaims(supabase),
     enabled: userId != null,
   });
+}
+
+export function useSessionClaimsQuery() {
+  return useQuery(sessionClaimsQuery(useSupabase(), useUserId()));
 }

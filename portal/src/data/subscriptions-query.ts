@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { subscriptionKeys } from './keys.ts';
@@ -37,12 +37,19 @@ export async function fetchSubscriptions(
   );
 }
 
-export function useSubscriptionsQuery(accountId: string | null | undefined) {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The query behind useSubscriptionsQuery, also asked from the entry (state/prefetchAppState.ts). */
+export function subscriptionsQuery(
+  supabase: PortalSupabase,
+  userId: string | null,
+  accountId: string | null | undefined,
+) {
+  return queryOptions({
     queryKey: subscriptionKeys.list(userId ?? '', accountId ?? ''),
     queryFn: () => fetchSubscriptions(supabase, accountId!),
     enabled: userId != null && accountId != null,
   });
+}
+
+export function useSubscriptionsQuery(accountId: string | null | undefined) {
+  return useQuery(subscriptionsQuery(useSupabase(), useUserId(), accountId));
 }

@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useSupabase } from '../lib/servicesContext.ts';
 import type { PortalSupabase } from '../lib/supabase.ts';
 import { teamKeys } from './keys.ts';
@@ -47,14 +47,17 @@ export async function fetchMyTeams(
     }));
 }
 
-export function useMyTeamsQuery() {
-  const supabase = useSupabase();
-  const userId = useUserId();
-  return useQuery({
+/** The query behind useMyTeamsQuery, also asked from the entry (state/prefetchAppState.ts). */
+export function myTeamsQuery(supabase: PortalSupabase, userId: string | null) {
+  return queryOptions({
     queryKey: teamKeys.mine(userId ?? ''),
     queryFn: () => fetchMyTeams(supabase, userId!),
     enabled: userId != null,
   });
+}
+
+export function useMyTeamsQuery() {
+  return useQuery(myTeamsQuery(useSupabase(), useUserId()));
 }
 
 /** A team found by its page's slugs, with the account its settings (API tokens…) belong to. */

@@ -5,6 +5,7 @@ import type { PortalConfig } from '../lib/config.ts';
 import { ExternalRedirect } from './ExternalRedirect.tsx';
 import { CurrentRouteContext } from './currentRoute.ts';
 import type { Guard } from './access.ts';
+import type { FirstRequestContext } from './firstRequests.ts';
 import { RouteGuard } from './guards.tsx';
 import { href, paths, type RouteName, type RouteParams } from './paths.ts';
 
@@ -18,6 +19,8 @@ interface Screen {
    * account, so the page's first requests start then instead of after it.
    */
   prefetch: LazyExoticComponent<ComponentType>;
+  /** The page module's `prefetchData`, if it has one (see FirstRequestContext). */
+  prefetchData: (context: FirstRequestContext) => Promise<void>;
 }
 
 export interface PageRoute {
@@ -36,6 +39,11 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 interface PageModule {
   default: ComponentType;
   Prefetch?: ComponentType;
+  /**
+   * What the page asks first, asked from the entry before React renders (firstRequests.ts):
+   * the same queries its components make, so they find them under way or answered.
+   */
+  prefetchData?: (context: FirstRequestContext) => Promise<void>;
 }
 
 const NoPrefetch = () => null;
@@ -46,6 +54,7 @@ const page = (load: () => Promise<PageModule>): Screen => {
     component: lazy(preload),
     preload,
     prefetch: lazy(() => preload().then((module) => ({ default: module.Prefetch ?? NoPrefetch }))),
+    prefetchData: (context) => preload().then((module) => module.prefetchData?.(context)),
   };
 };
 
@@ -595,6 +604,7 @@ function routeElement(route: PageRoute) {
 /** What a route object carries for preloadPageAt: how to fetch the code it renders. */
 interface RouteHandle {
   preload: () => Promise<unknown>;
+  prefetchData?: (context: FirstRequestContext) => Promise<void>;
 }
 
 const pageRouteObject = (route: PageRoute): RouteObject => ({
@@ -602,6 +612,7 @@ const pageRouteObject = (route: PageRoute): RouteObject => ({
   element: routeElement(route),
   handle: {
     preload: route.screen.preload,
+    prefetchData: route.screen.prefetchData,
   } satisfies RouteHandle,
 });
 
@@ -642,5 +653,16 @@ export function preloadPageAt(pathname: string): void {
     const handle = match.route.handle as RouteHandle | undefined;
     // A failed fetch is the lazy component's to report (its error boundary), not this one's.
     handle?.preload().catch(() => {});
+  }
+}
+
+/** The first requests of the page at `pathname`, if its module names some (its prefetchData). */
+export async function prefetchDataAt(
+  pathname: string,
+  context: FirstRequestContext,
+): Promise<void> {
+  for (const match of matchRoutes(routes, pathname) ?? []) {
+    const handle = match.route.handle as RouteHandle | undefined;
+    await handle?.prefetchData?.(context);
   }
 }

@@ -68,7 +68,7 @@ export interface TestWorld {
 }
 
 export const TEST_USER_ID = '6d0c4a43-3f4b-4f3e-9a53-0c1f3b7a9e10';
-const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
+export const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
 
 const priceRow = (
   id: string,

@@ -57,8 +57,9 @@ describe('AccountAnalyticsPanel (dashboard)', { timeout: 20_000 }, () => {
     const panel = await screen.findByRole('region', { name: 'Clicks' });
     expect(await within(panel).findByText('12')).toBeVisible();
     expect(within(panel).getByText(/clicks on all your links in the last hour/)).toBeVisible();
+    // The chart's part follows the total, in a later pass.
     expect(
-      within(panel).getByRole('heading', { level: 3, name: 'Clicks over time' }),
+      await within(panel).findByRole('heading', { level: 3, name: 'Clicks over time' }),
     ).toBeVisible();
     expect(within(panel).getByRole('radio', { name: '1h' })).toBeChecked();
   });

@@ -1,8 +1,7 @@
-import { Box, Loader, SegmentedControl, Group, Table, Text, Title, Center } from '@mantine/core';
-import { lazy, Suspense, useId, useState } from 'react';
+import { Box, SegmentedControl, Group, Table, Text, Title } from '@mantine/core';
+import { useId, useState } from 'react';
+import { ClicksChart } from './ClicksChart.tsx';
 import { formatCount, peakPoint, type SeriesPoint } from './series.ts';
-
-const ClicksChart = lazy(() => import('./ClicksChart.tsx'));
 
 type View = 'chart' | 'table';
 
@@ -51,15 +50,7 @@ export function ClicksOverTime({
       </Group>
       {view === 'chart' ? (
         <Box role="img" aria-label={`${title}: ${summary}`} h={260}>
-          <Suspense
-            fallback={
-              <Center h="100%">
-                <Loader size="sm" role="status" aria-label="Loading the chart" />
-              </Center>
-            }
-          >
-            <ClicksChart points={points} />
-          </Suspense>
+          <ClicksChart points={points} />
         </Box>
       ) : (
         <Table.ScrollContainer minWidth={240} mah={320}>

@@ -38,6 +38,18 @@ export function effectivePeriod(
   return notLonger.at(-1) ?? byLength[0]!;
 }
 
+/** The chosen period as useStatsPeriod reads it, outside React (the entry's first requests). */
+export function storedStatsPeriod(
+  storage: Pick<Storage, 'getItem'> = window.localStorage,
+): StatsPeriod {
+  try {
+    return readStoredPeriod(storage.getItem(STORAGE_KEYS.statsPeriod));
+  } catch {
+    // Storage refused (a locked-down browser): the hook falls back to the default too.
+    return DEFAULT_STATS_PERIOD;
+  }
+}
+
 /**
  * The stats period, default 24 hours, persisted in local storage (app-shell 9) and shared by
  * every analytics view and tab.

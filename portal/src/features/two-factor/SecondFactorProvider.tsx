@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { startTransition, useEffect, useState, type ReactNode } from 'react';
 import { useSupabase } from '../../lib/servicesContext.ts';
 import { secondFactorDue } from './assurance.ts';
 import { SecondFactorContext } from './secondFactorContext.ts';
@@ -8,8 +8,11 @@ export function SecondFactorProvider({ children }: { children: ReactNode }) {
   const supabase = useSupabase();
   const [due, setDue] = useState<boolean | null>(null);
   useEffect(() => {
-    const { data } = supabase.auth.onAuthStateChange((_event, session) => {
-      setDue(secondFactorDue(session));
+    const { data } = supabase.auth.onAuthStateChange((event, session) => {
+      const due = secondFactorDue(session);
+      // As the auth provider does: the start's session renders in a transition, with it.
+      if (event === 'INITIAL_SESSION') startTransition(() => setDue(due));
+      else setDue(due);
     });
     return () => data.subscription.unsubscribe();
   }, [supabase]);

@@ -4,13 +4,20 @@ import { useDeferredValue, useEffect } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import {
+  accountAnalyticsAccessQuery,
+  accountAnalyticsQuery,
+} from '../../data/link-analytics-query.ts';
+import {
   DEFAULT_LINKS_PER_PAGE,
+  linkListQuery,
   useLinkListQuery,
   useTeamAccountIdQuery,
+  type LinkListParams,
   type LinkListScope,
 } from '../../data/links-list-query.ts';
 import { useProfileQuery } from '../../data/profile-query.ts';
 import { AccountAnalyticsPanel } from '../../features/analytics/AccountAnalyticsPanel.tsx';
+import { effectivePeriod, storedStatsPeriod } from '../../features/analytics/period.ts';
 import { useAccountClicks } from '../../features/analytics/useAccountClicks.ts';
 import {
   LIST_PARAMS,
@@ -20,6 +27,7 @@ import {
 import { formatLinkSearch, parseLinkSearch } from '../../features/links/list/search.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
+import type { FirstRequestContext } from '../../routes/firstRequests.ts';
 import { useViewer, type Viewer } from '../../state/appState.ts';
 
 /**
@@ -84,19 +92,45 @@ export function Prefetch() {
   const personal = profile.data && !profile.data.team_mode;
   const accountId = personal ? profile.data!.personal_account_id : null;
   useAccountClicks(accountId);
-  const { state, searchText, page } = readListParams(params);
-  // The key LinkListView builds for the same address, so the page finds the rows cached.
-  useLinkListQuery(
-    {
-      scope: { accountId: accountId ?? '' },
-      state,
-      search: parseLinkSearch(searchText),
-      page,
-      perPage: DEFAULT_LINKS_PER_PAGE,
-    },
-    accountId != null && !params.has('alias'),
-  );
+  useLinkListQuery(listParams(accountId ?? '', params), accountId != null && !params.has('alias'));
   return null;
+}
+
+/** The key LinkListView builds for the same address, so the page finds the rows cached. */
+function listParams(accountId: string, params: URLSearchParams): LinkListParams {
+  const { state, searchText, page } = readListParams(params);
+  return {
+    scope: { accountId },
+    state,
+    search: parseLinkSearch(searchText),
+    page,
+    perPage: DEFAULT_LINKS_PER_PAGE,
+  };
+}
+
+/**
+ * The same requests as Prefetch, from the entry (routes/firstRequests.ts): the clicks' two in a
+ * row chained here, as each answer arrives, not after a render of the busy shell.
+ */
+export async function prefetchData({
+  queryClient,
+  supabase,
+  userId,
+  profile,
+  location,
+}: FirstRequestContext): Promise<void> {
+  if (profile.team_mode) return;
+  const accountId = profile.personal_account_id;
+  const params = new URLSearchParams(location.search);
+  if (!params.has('alias')) {
+    void queryClient.prefetchQuery(linkListQuery(supabase, userId, listParams(accountId, params)));
+  }
+  const allowed = await queryClient.fetchQuery(
+    accountAnalyticsAccessQuery(supabase, userId, accountId),
+  );
+  if (allowed.length === 0) return;
+  const period = effectivePeriod(storedStatsPeriod(), allowed);
+  await queryClient.prefetchQuery(accountAnalyticsQuery(supabase, userId, accountId, period));
 }
 
 export default function DashboardPage() {
