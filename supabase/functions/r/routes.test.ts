@@ -32,7 +32,7 @@ async function addRoute(
  * Each click's visitor and route, in an order that doesn't rest on time: clicks stamped in the
  * same millisecond would otherwise come back in any order.
  */
-async function routedClicksOf(scene: Scene, aliasId: string) {
+function routedClicksOf(scene: Scene, aliasId: string) {
   return scene.db<{ country: string | null; device: string; route_id: string | null }[]>`
     select country, device, route_id from public.clicks where alias_id = ${aliasId}
     order by country, device, route_id nulls last`;
