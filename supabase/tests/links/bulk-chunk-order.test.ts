@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../../local/src/ports.ts';
-import { all, createUser, one, useDatabase, type TestUser } from '../support/index.ts';
+import {
+  all,
+  type BulkChunkAnswer,
+  type BulkChunkRow,
+  createUser,
+  one,
+  useDatabase,
+  type TestUser,
+} from '../support/index.ts';
 import { createDomain, givePlan, LINK_FEATURES, type TestDomain } from './fixtures.ts';
 
 /**
@@ -11,19 +19,6 @@ import { createDomain, givePlan, LINK_FEATURES, type TestDomain } from './fixtur
  * (and removed at the end).
  */
 const pool = useDatabase();
-
-interface Row {
-  row: number;
-  url: string;
-  alias?: string;
-  random_alias?: string;
-  tags: string[];
-}
-
-interface Answer {
-  created: [number, string][];
-  errors: [number, string, string][];
-}
 
 interface Place {
   after: number;
@@ -76,7 +71,7 @@ async function createScene(options: Record<string, unknown> = {}) {
 type Scene = Awaited<ReturnType<typeof createScene>>;
 
 /** A chunk called as the job's owner in a transaction left open: commit or roll it back. */
-async function openChunk(scene: Scene, rows: Row[], place: Place) {
+async function openChunk(scene: Scene, rows: BulkChunkRow[], place: Place) {
   const db = await pool.connect();
   await db.query('begin');
   await db.query(`set local role authenticated`);
@@ -84,7 +79,7 @@ async function openChunk(scene: Scene, rows: Row[], place: Place) {
     JSON.stringify({ sub: scene.user.id, role: 'authenticated' }),
   ]);
   const { pid } = await one<{ pid: number }>(db, `select pg_backend_pid() as pid`);
-  const answer = one<{ answer: Answer }>(
+  const answer = one<{ answer: BulkChunkAnswer }>(
     db,
     `select app.bulk_create_links($1, $2::jsonb, 0, $3, $4) as answer`,
     [scene.jobId, JSON.stringify(rows), place.after, place.optimistic],
@@ -102,7 +97,11 @@ async function openChunk(scene: Scene, rows: Row[], place: Place) {
 }
 
 /** A chunk committed on its own connection (or rolled back when it fails). */
-async function runChunk(scene: Scene, rows: Row[], place: Place): Promise<Answer> {
+async function runChunk(
+  scene: Scene,
+  rows: BulkChunkRow[],
+  place: Place,
+): Promise<BulkChunkAnswer> {
   const chunk = await openChunk(scene, rows, place);
   try {
     const answer = await chunk.answer;

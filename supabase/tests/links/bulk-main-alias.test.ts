@@ -1,6 +1,15 @@
 import type pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { all, asActor, createUser, one, useDatabase, withRollback } from '../support/index.ts';
+import {
+  all,
+  asActor,
+  type BulkChunkAnswer,
+  type BulkChunkRow,
+  createUser,
+  one,
+  useDatabase,
+  withRollback,
+} from '../support/index.ts';
 import { createDomain, createLink, givePlan, LINK_FEATURES } from './fixtures.ts';
 
 /**
@@ -9,14 +18,6 @@ import { createDomain, createLink, givePlan, LINK_FEATURES } from './fixtures.ts
  * account's, or its first row's alias is drawn again in a later round.
  */
 const pool = useDatabase();
-
-interface Row {
-  row: number;
-  url: string;
-  alias?: string;
-  random_alias?: string;
-  tags: string[];
-}
 
 async function createScene(db: pg.ClientBase) {
   const user = await createUser(db);
@@ -28,7 +29,7 @@ async function createScene(db: pg.ClientBase) {
 async function runChunk(
   db: pg.ClientBase,
   scene: Awaited<ReturnType<typeof createScene>>,
-  rows: Row[],
+  rows: BulkChunkRow[],
 ) {
   const job = await one<{ id: string }>(
     db,
@@ -40,11 +41,10 @@ async function runChunk(
     [scene.user.personalAccountId, scene.user.id, scene.domain.id, rows.length],
   );
   const { result } = await asActor(db, scene.user.id, (as) =>
-    one<{ result: { created: [number, string][]; errors: [number, string, string][] } }>(
-      as,
-      `select app.bulk_create_links($1, $2::jsonb) as result`,
-      [job.id, JSON.stringify(rows)],
-    ),
+    one<{ result: BulkChunkAnswer }>(as, `select app.bulk_create_links($1, $2::jsonb) as result`, [
+      job.id,
+      JSON.stringify(rows),
+    ]),
   );
   return result;
 }

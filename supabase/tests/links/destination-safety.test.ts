@@ -5,6 +5,7 @@ import {
   aal2,
   all,
   asActor,
+  type BulkChunkAnswer,
   createUser,
   one,
   useDatabase,
@@ -226,7 +227,7 @@ describe('bulk import', () => {
       const entries = [...destinations.hostile, ...destinations.safe];
       const rows = entries.map((entry, index) => ({ row: index + 2, url: entry.url, tags: [] }));
       const answer = await asActor(db, user.id, (as) =>
-        one<{ result: { created: [number, string][]; errors: [number, string, string][] } }>(
+        one<{ result: BulkChunkAnswer }>(
           as,
           `select app.bulk_create_links($1, $2::jsonb) as result`,
           [job.id, JSON.stringify(rows)],

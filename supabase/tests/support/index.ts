@@ -3,6 +3,7 @@
  * (asActor), set the scene (factories, createCast) and assert refusals and coded errors.
  */
 export * from './actors.ts';
+export * from './bulk.ts';
 export * from './cast.ts';
 export * from './db.ts';
 export * from './errors.ts';
