@@ -5,7 +5,13 @@ import { profileKeys } from '../data/keys.ts';
 import { createQueryClient } from '../lib/queryClient.ts';
 import { json, TestBackend } from '../test/backend.ts';
 import { createTestServices, sessionBody, startSession } from '../test/services.ts';
-import { ACCOUNT_ID, scriptWorld, signedInWorld, TEST_USER_ID } from '../test/world.ts';
+import {
+  ACCOUNT_ID,
+  accountAnalyticsReport,
+  scriptWorld,
+  signedInWorld,
+  TEST_USER_ID,
+} from '../test/world.ts';
 import { startFirstRequests } from './firstRequests.ts';
 import { prefetchDataAt } from './routeTable.tsx';
 
@@ -18,22 +24,15 @@ function dashboardBackend(periods: string[]) {
       json({ account_id: ACCOUNT_ID, periods }),
     )
     .on('POST', '/rest/v1/rpc/account_analytics', () =>
-      json({
-        account_id: ACCOUNT_ID,
-        period: 'last_7_day',
-        from: '2026-11-15T00:00:00+00:00',
-        to: '2026-11-22T00:00:00+00:00',
-        unit: 'day',
-        clicks: 3,
-        bot_clicks: 0,
-        qr_clicks: 0,
-        series: [],
-        countries: [],
-        devices: [],
-        browsers: [],
-        oses: [],
-        referrers: [],
-      }),
+      json(
+        accountAnalyticsReport({
+          period: 'last_7_day',
+          from: '2026-11-15T00:00:00+00:00',
+          to: '2026-11-22T00:00:00+00:00',
+          unit: 'day',
+          clicks: 3,
+        }),
+      ),
     );
 }
 

@@ -70,6 +70,30 @@ export interface TestWorld {
 export const TEST_USER_ID = '6d0c4a43-3f4b-4f3e-9a53-0c1f3b7a9e10';
 export const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
 
+/** rpc/account_analytics's answer for the test account: no clicks unless `report` says so. */
+export function accountAnalyticsReport(report: {
+  period: string;
+  from: string;
+  to: string;
+  unit: string;
+  clicks?: number;
+  series?: { time: string; clicks: number }[];
+}) {
+  return {
+    account_id: ACCOUNT_ID,
+    clicks: 0,
+    bot_clicks: 0,
+    qr_clicks: 0,
+    series: [],
+    countries: [],
+    devices: [],
+    browsers: [],
+    oses: [],
+    referrers: [],
+    ...report,
+  };
+}
+
 const priceRow = (
   id: string,
   interval: 'monthly' | 'yearly',

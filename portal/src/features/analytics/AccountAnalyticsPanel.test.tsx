@@ -4,32 +4,28 @@ import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { describe, expect, it } from 'vitest';
 import { json, postgrestError, TestBackend } from '../../test/backend.ts';
 import { render } from '../../test/render.tsx';
-import { signedInWorld, subscriptionRow } from '../../test/world.ts';
+import {
+  ACCOUNT_ID,
+  accountAnalyticsReport,
+  signedInWorld,
+  subscriptionRow,
+} from '../../test/world.ts';
 import { AccountAnalyticsPanel, CLICKS_BODY_HEIGHT } from './AccountAnalyticsPanel.tsx';
 
-const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
 const world = signedInWorld({ subscriptions: [subscriptionRow()] });
 
 function accountReport(period: string, clicks: number) {
-  return {
-    account_id: ACCOUNT_ID,
+  return accountAnalyticsReport({
     period,
     from: '2026-11-22T15:00:00+00:00',
     to: '2026-11-22T16:00:00+00:00',
     unit: 'minute',
     clicks,
-    bot_clicks: 0,
-    qr_clicks: 0,
     series: [
       { time: '2026-11-22T15:58:00+00:00', clicks: 0 },
       { time: '2026-11-22T15:59:00+00:00', clicks },
     ],
-    countries: [],
-    devices: [],
-    browsers: [],
-    oses: [],
-    referrers: [],
-  };
+  });
 }
 
 /** The access RPC's answer: the periods the plan covers. */

@@ -2,11 +2,15 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { json, postgrestError, tableRows, TestBackend } from '../../test/backend.ts';
 import { currentUrl, renderApp } from '../../test/render.tsx';
-import { signedInWorld, subscriptionRow } from '../../test/world.ts';
+import {
+  ACCOUNT_ID,
+  accountAnalyticsReport,
+  signedInWorld,
+  subscriptionRow,
+} from '../../test/world.ts';
 import { findLoadedDialog } from '../../test/dialogs.ts';
 
 /** The personal account test/world.ts gives the signed-in user. */
-const ACCOUNT_ID = '7e1d5b54-4f5c-4f4f-8b64-1d2f4c8b0f21';
 const ALIASES = '/rest/v1/aliases';
 
 function aliasRow(alias: string, overrides: Record<string, unknown> = {}) {
@@ -87,22 +91,14 @@ describe('DashboardPage', () => {
         json({ account_id: ACCOUNT_ID, periods: ['last_24_hour'] }),
       )
       .on('POST', '/rest/v1/rpc/account_analytics', () =>
-        json({
-          account_id: ACCOUNT_ID,
-          period: 'last_24_hour',
-          from: '2026-11-21T16:00:00+00:00',
-          to: '2026-11-22T16:00:00+00:00',
-          unit: 'hour',
-          clicks: 0,
-          bot_clicks: 0,
-          qr_clicks: 0,
-          series: [],
-          countries: [],
-          devices: [],
-          browsers: [],
-          oses: [],
-          referrers: [],
-        }),
+        json(
+          accountAnalyticsReport({
+            period: 'last_24_hour',
+            from: '2026-11-21T16:00:00+00:00',
+            to: '2026-11-22T16:00:00+00:00',
+            unit: 'hour',
+          }),
+        ),
       );
     const { backend: scripted } = renderApp({
       route: '/app/dashboard',
