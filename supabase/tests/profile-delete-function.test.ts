@@ -24,7 +24,7 @@ const PNG = Buffer.from(
   'base64',
 );
 
-async function deleteAccount(client: SupabaseClient, body: unknown) {
+async function deleteAccount(client: SupabaseClient, body: Record<string, unknown>) {
   const { data, error } = await client.functions.invoke('account-delete', { body });
   if (error instanceof FunctionsHttpError) {
     const response = error.context as Response;

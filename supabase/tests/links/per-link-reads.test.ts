@@ -106,11 +106,16 @@ describe('per-link reads of raw clicks equal a count over public.clicks', () => 
         );
         expect(raw.length).toBeGreaterThan(1);
         const { answer } = await asActor(db, scene.cast.viewer.id, (as) =>
-          one<{ answer: { routes: { route_id: string | null; clicks: number }[] } }>(
-            as,
-            'select public.link_analytics($1, $2) as answer',
-            [aliasId, period],
-          ),
+          one<{
+            answer: {
+              routes: {
+                route_id: string | null;
+                clicks: number;
+                url: string | null;
+                position: number | null;
+              }[];
+            };
+          }>(as, 'select public.link_analytics($1, $2) as answer', [aliasId, period]),
         );
         const sorted = <T extends { route_id: string | null; clicks: number }>(items: T[]) =>
           items
@@ -118,11 +123,7 @@ describe('per-link reads of raw clicks equal a count over public.clicks', () => 
             .sort((a, b) => (a.route_id ?? '').localeCompare(b.route_id ?? ''));
         expect(sorted(answer.routes)).toEqual(sorted(raw));
         // Routes still there carry their url and position; removed ones none.
-        for (const item of answer.routes as {
-          route_id: string | null;
-          url: string | null;
-          position: number | null;
-        }[]) {
+        for (const item of answer.routes) {
           const index = item.route_id === null ? -1 : routes.indexOf(item.route_id);
           expect(item.position).toBe(index < 0 ? null : index);
           expect(item.url).toBe(index < 0 ? null : `https://example.com/route-${index}`);

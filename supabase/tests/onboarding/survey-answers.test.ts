@@ -4,6 +4,7 @@ import {
   createCast,
   createUsers,
   expectCoded,
+  type ErrorCode,
   expectRefused,
   one,
   queryAs,
@@ -110,7 +111,7 @@ describe('submit_onboarding_survey', () => {
       const [me] = await createUsers(db, [{}]);
       const s = await survey(db);
       const inactive = await survey(db, false);
-      const cases: [unknown, string][] = [
+      const cases: [unknown, ErrorCode][] = [
         [{ [s.multiple]: ['Email'] }, 'survey_answer_required'],
         [{ [s.single]: [] }, 'survey_answer_required'],
         [{ [s.single]: ['Work', 'Personal'] }, 'survey_answer_invalid'],
