@@ -13,7 +13,6 @@ export async function fetchAccount(supabase: PortalSupabase, accountId: string):
   );
 }
 
-/** One account the user belongs to (their personal workspace, for the shell). */
 /** The query behind useAccountQuery, also asked from the entry (state/prefetchAppState.ts). */
 export function accountQuery(
   supabase: PortalSupabase,
@@ -27,6 +26,7 @@ export function accountQuery(
   });
 }
 
+/** One account the user belongs to (their personal workspace, for the shell). */
 export function useAccountQuery(accountId: string | null | undefined) {
   return useQuery(accountQuery(useSupabase(), useUserId(), accountId));
 }
