@@ -1,6 +1,7 @@
 import type { SupabaseClient, User } from '@supabase/supabase-js';
-import { startTransition, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { AuthContext, type Auth, type Credentials } from './AuthContext.ts';
+import { applyAuthStateUpdate } from './authStateUpdate.ts';
 import { landingAuthRedirect, type AuthRedirect } from './authRedirect.ts';
 import { announceSignedIn } from './stateStatus.ts';
 
@@ -36,12 +37,7 @@ export function SupabaseAuthProvider({
     // INITIAL_SESSION arrives first with the stored session (or none); later events follow
     // sign-in, sign-out, token refreshes and changes made in other tabs.
     const { data } = client.auth.onAuthStateChange((event, session) => {
-      const next = { loaded: true, user: session?.user ?? null };
-      // The stored session known at start renders the signed-in shell and page, often with their
-      // data already in (routes/firstRequests.ts): in a transition, in slices, not one long task.
-      // Signing in and out later stay urgent.
-      if (event === 'INITIAL_SESSION') startTransition(() => setState(next));
-      else setState(next);
+      applyAuthStateUpdate(event, () => setState({ loaded: true, user: session?.user ?? null }));
       if (event === 'PASSWORD_RECOVERY') setPasswordRecovery(true);
       if (event === 'USER_UPDATED' || event === 'SIGNED_OUT') setPasswordRecovery(false);
       if (event === 'SIGNED_OUT') onSignedOut?.();

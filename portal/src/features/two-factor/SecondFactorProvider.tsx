@@ -1,4 +1,5 @@
-import { startTransition, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { applyAuthStateUpdate } from '../../auth/authStateUpdate.ts';
 import { useSupabase } from '../../lib/servicesContext.ts';
 import { secondFactorDue } from './assurance.ts';
 import { SecondFactorContext } from './secondFactorContext.ts';
@@ -9,10 +10,8 @@ export function SecondFactorProvider({ children }: { children: ReactNode }) {
   const [due, setDue] = useState<boolean | null>(null);
   useEffect(() => {
     const { data } = supabase.auth.onAuthStateChange((event, session) => {
-      const due = secondFactorDue(session);
-      // As the auth provider does: the start's session renders in a transition, with it.
-      if (event === 'INITIAL_SESSION') startTransition(() => setDue(due));
-      else setDue(due);
+      // Rendered with the auth provider's update for the same event.
+      applyAuthStateUpdate(event, () => setDue(secondFactorDue(session)));
     });
     return () => data.subscription.unsubscribe();
   }, [supabase]);
