@@ -1,11 +1,11 @@
 import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   useCreateApiTokenMutation,
   type CreatedApiToken,
 } from '../../data/api-tokens/token-create-mutation.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
+import { useFocusOnMount } from '../../lib/useFocusOnMount.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 import { CopyButton } from '../links/result/CopyButton.tsx';
 import { ApiTokenForm } from './ApiTokenForm.tsx';
@@ -66,9 +66,7 @@ function NewApiToken({ scope, accountId }: { scope: ApiTokenScope; accountId: st
 
 /** The plain token, shown this once: the server keeps only its hash. */
 function TokenSecret({ created, onDone }: { created: CreatedApiToken; onDone: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  // The form the user was in is gone: move them to what replaced it.
-  useEffect(() => heading.current?.focus(), []);
+  const heading = useFocusOnMount<HTMLHeadingElement>();
   return (
     <Stack gap="lg" maw={640}>
       <Title order={1} ref={heading} tabIndex={-1}>

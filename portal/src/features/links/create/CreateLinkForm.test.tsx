@@ -279,6 +279,36 @@ describe('a legacy create flash', () => {
 });
 
 describe('the Create side panel', () => {
+  it('moves the focus to the result, so Escape still closes the panel', async () => {
+    window.localStorage.setItem('termsAccepted', 'true');
+    const backend = new TestBackend().on('POST', CREATE_PATH, () => json(CREATED));
+    const { user } = renderApp({
+      route: '/app/settings/profile',
+      world: { ...signedInWorld(), domains: DOMAINS },
+      backend,
+    });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    await user.click(await within(nav).findByRole('button', { name: 'Create Short Link' }));
+    // The panel's code loads on first use: a loading frame stands in for it until then.
+    const url = await screen.findByLabelText(/Long URL/, {}, { timeout: 20_000 });
+    const panel = url.closest<HTMLElement>('[role="dialog"]')!;
+    expect(panel).toHaveAccessibleName('Create Short Link');
+    await user.type(url, 'https://example.com/page');
+    await user.click(within(panel).getByRole('button', { name: 'Shorten URL' }));
+    const title = await within(panel).findByRole(
+      'heading',
+      { name: 'Your short link is ready' },
+      { timeout: 10_000 },
+    );
+    // The form's button is gone: without this the focus would fall to the body, out of reach
+    // of the panel's Escape.
+    await waitFor(() => expect(title).toHaveFocus());
+    await user.keyboard('{Escape}');
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Create Short Link' })).toBeNull(),
+    );
+  });
+
   it('shows the plan-limit modal instead once active aliases reached the limit', async () => {
     const backend = new TestBackend().on('POST', '/rest/v1/rpc/account_limits', () =>
       json({

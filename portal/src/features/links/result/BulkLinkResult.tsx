@@ -2,6 +2,7 @@ import { Anchor, Button, Stack, Text, Title } from '@mantine/core';
 import { useContext, useId } from 'react';
 import { Link } from 'react-router-dom';
 import { SidePanelContext } from '../../../layout/sidePanel.ts';
+import { useFocusOnMount } from '../../../lib/useFocusOnMount.ts';
 import { href } from '../../../routes/paths.ts';
 
 export interface BulkLinkResultProps {
@@ -14,9 +15,10 @@ export function BulkLinkResult({ batch, onStartAnother }: BulkLinkResultProps) {
   const titleId = useId();
   // Shown in the side panel too, which would otherwise stay open over the job page.
   const sidePanel = useContext(SidePanelContext);
+  const title = useFocusOnMount<HTMLHeadingElement>();
   return (
     <Stack gap="md" component="section" aria-labelledby={titleId} data-job-id={batch.jobId}>
-      <Title order={2} size="h3" id={titleId}>
+      <Title order={2} size="h3" id={titleId} ref={title} tabIndex={-1}>
         Batch scheduled
       </Title>
       <Text>

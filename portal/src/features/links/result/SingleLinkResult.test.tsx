@@ -72,7 +72,10 @@ afterEach(() => {
 describe('SingleLinkResult (link-creation 2)', () => {
   it('shows the long URL and the short URLs, the main one first, each with a Visit link', () => {
     renderResult();
-    expect(screen.getByRole('heading', { name: 'Your short link is ready' })).toBeVisible();
+    const title = screen.getByRole('heading', { name: 'Your short link is ready' });
+    expect(title).toBeVisible();
+    // It replaced the form the user was in: the focus goes to it, not to the page's body.
+    expect(title).toHaveFocus();
     expect(screen.getByText(LINK.url)).toBeVisible();
     const items = within(screen.getByRole('list', { name: 'Short URLs' })).getAllByRole('listitem');
     expect(items.map((item) => within(item).getAllByRole('link')[0]!.textContent)).toEqual([
@@ -204,6 +207,7 @@ describe('BulkLinkResult (link-creation 2)', () => {
       />,
     );
     expect(screen.getByRole('heading', { name: 'Batch scheduled' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Batch scheduled' })).toHaveFocus();
     expect(screen.getByText(/Total items added/)).toHaveTextContent('Total items added: 1,250');
     await user.click(screen.getByRole('button', { name: 'Start another batch' }));
     expect(onStartAnother).toHaveBeenCalledTimes(1);

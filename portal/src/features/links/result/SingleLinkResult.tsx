@@ -2,6 +2,7 @@ import { Anchor, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { CreatedAlias, CreatedLink } from '@shortlane/shared/created-link.ts';
 import { useId } from 'react';
 import { Link } from 'react-router-dom';
+import { useFocusOnMount } from '../../../lib/useFocusOnMount.ts';
 import { href } from '../../../routes/paths.ts';
 import { useShortUrl } from '../useShortUrl.ts';
 import { CopyButton } from './CopyButton.tsx';
@@ -66,9 +67,10 @@ export function SingleLinkResult({
   // The popover and the page may both show a result: ids must not repeat.
   const titleId = useId();
   const shortListId = useId();
+  const title = useFocusOnMount<HTMLHeadingElement>();
   return (
     <Stack gap="md" aria-labelledby={titleId} component="section">
-      <Title order={2} size="h3" id={titleId}>
+      <Title order={2} size="h3" id={titleId} ref={title} tabIndex={-1}>
         Your short link is ready
       </Title>
       <div>
