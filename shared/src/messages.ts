@@ -23,6 +23,8 @@ export const MESSAGES = {
     'We were unable to resume your subscription. Please contact customer support.',
   subscriptionUpdateFailed:
     'We were unable to update your subscription. Please contact customer support.',
+  subscriptionRefundPending:
+    'A refund on this subscription is waiting for review. You can change your plan once it is decided.',
   subscriptionUpdateTooLong:
     'Confirming your plan change is taking longer than expected. Check this page again in a few minutes.',
 

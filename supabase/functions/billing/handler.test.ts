@@ -4,6 +4,7 @@ import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { MESSAGES } from '../../../shared/src/messages.ts';
 import { ALREADY_SUBSCRIBED, createBillingHandler } from './handler.ts';
 import { applyDueDowngrades } from './lifecycle.ts';
 
@@ -316,9 +317,53 @@ Deno.test(
         assert.equal(wrong.status, 404);
       });
 
+      await t.step(
+        'a plan change waits while a refund of the subscription is under review',
+        async () => {
+          // The trial ends first (the sandbox's clock control): a trial changes plan for free.
+          await sandbox(`/subscriptions/${await paddleSubscriptionId(user)}/renew`, {});
+          const state = await call(user, 'GET', '/subscriptions?billing_type=2');
+          const renewal = await until(async () => {
+            const { data } = await admin
+              .from('invoices')
+              .select('billing_id')
+              .eq('subscription_id', state.body.data.current.id)
+              .gt('amount', 0)
+              .not('paid_at', 'is', null);
+            return data?.[0]?.billing_id ?? null;
+          });
+          const created = await fetch(`${env.PADDLE_API_BASE}/adjustments`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${env.PADDLE_API_KEY}`,
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({
+              action: 'refund',
+              type: 'full',
+              transaction_id: renewal,
+              reason: 'goodwill',
+            }),
+          });
+          const refund = (await created.json()) as {
+            data?: { id: string; status: string };
+            error?: unknown;
+          };
+          assert.equal(refund.data?.status, 'pending_approval', JSON.stringify(refund));
+          const refused = await call(user, 'PUT', '/settings/subscription', {
+            ...order,
+            interval: 'yearly',
+          });
+          assert.equal(refused.status, 406, JSON.stringify(refused.body));
+          assert.equal(refused.body.message, MESSAGES.subscriptionRefundPending);
+          const unchanged = await call(user, 'GET', '/subscriptions?billing_type=2');
+          assert.equal(unchanged.body.data.current.interval, 'monthly');
+          // Paddle's review turns it down: the change goes through (the next step).
+          await sandbox(`/adjustments/${refund.data!.id}/reject`, {});
+        },
+      );
+
       await t.step('an upgrade is previewed and charged now, prorated by Paddle', async () => {
-        // The trial ends first (the sandbox's clock control): a trial changes plan for free.
-        await sandbox(`/subscriptions/${await paddleSubscriptionId(user)}/renew`, {});
         const preview = await call(
           user,
           'GET',

@@ -179,6 +179,10 @@ function paymentProblem(error: unknown): boolean {
 
 const declined = () => new HttpError(402, MESSAGES.paymentDeclined, 'payment_declined');
 
+/** Paddle's refusal while a refund it has not decided yet is open on the subscription. */
+const refundPending = (error: unknown) =>
+  (error as { code?: string } | null)?.code === 'subscription_outstanding_pending_refund';
+
 /** Runs a provider call; a failure that is not ours to explain is the spec's "… failed". */
 async function atProvider<T>(work: () => Promise<T>, failed: string, code: string): Promise<T> {
   try {
@@ -186,6 +190,8 @@ async function atProvider<T>(work: () => Promise<T>, failed: string, code: strin
   } catch (error) {
     if (error instanceof HttpError) throw error;
     if (paymentProblem(error)) throw declined();
+    if (refundPending(error))
+      throw new HttpError(406, MESSAGES.subscriptionRefundPending, 'refund_pending');
     console.error(`billing: ${code}`, error);
     throw new HttpError(502, failed, code);
   }

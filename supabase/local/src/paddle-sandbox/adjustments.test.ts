@@ -114,6 +114,43 @@ describe('Paddle sandbox: adjustments', () => {
     ]);
   });
 
+  it('refuses a prorated plan change of the subscription while a refund waits for review', async () => {
+    const transaction = await completedTransaction();
+    const subscriptionId = transaction.subscriptionId!;
+    const pending = await paddle.adjustments.create({
+      action: 'refund',
+      type: 'full',
+      transactionId: transaction.id,
+      reason: 'customer asked',
+    });
+    const change = (amount: string) =>
+      paddle.subscriptions.update(subscriptionId, {
+        prorationBillingMode: 'prorated_immediately',
+        items: [
+          {
+            quantity: 1,
+            price: {
+              description: `Domains ${amount}`,
+              name: `Domains ${amount}`,
+              unitPrice: { amount, currencyCode: 'USD' },
+              billingCycle: { interval: 'year', frequency: 1 },
+              product: { name: 'Domains', taxCategory: 'standard' },
+            },
+          },
+        ],
+      });
+    // The unused time's credit would be an adjustment, which Paddle takes none of meanwhile.
+    const refused = await change('8999').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect((refused as ApiError).code).toBe('subscription_outstanding_pending_refund');
+    const unchanged = await paddle.subscriptions.get(subscriptionId);
+    expect(unchanged.items.map((item) => item.price.unitPrice.amount)).toEqual(['4499']);
+
+    expect(await control(`adjustments/${pending.id}/reject`)).toMatchObject({ status: 200 });
+    const changed = await change('8999');
+    expect(changed.items.map((item) => item.price.unitPrice.amount)).toEqual(['8999']);
+  });
+
   it('refuses an over-refund with Paddle’s error, counting earlier adjustments', async () => {
     const transaction = await completedTransaction();
     const [yearly, extra] = transaction.details!.lineItems;

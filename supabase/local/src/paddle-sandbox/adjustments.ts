@@ -183,6 +183,16 @@ export class PaddleAdjustments {
     return structuredClone(adjustment);
   }
 
+  /** Whether a refund of one of the subscription's transactions waits for Paddle's review. */
+  hasPendingRefund(subscriptionId: string): boolean {
+    return this.adjustments.some(
+      (adjustment) =>
+        adjustment.subscription_id === subscriptionId &&
+        adjustment.action === 'refund' &&
+        adjustment.status === 'pending_approval',
+    );
+  }
+
   /** GET /adjustments: oldest first, filtered as Paddle's list is (comma-separated ids). */
   list(query: URLSearchParams): Adjustment[] {
     const ids = (name: string) => query.get(name)?.split(',').filter(Boolean) ?? null;

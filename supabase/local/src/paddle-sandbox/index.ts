@@ -99,7 +99,11 @@ export function createPaddleSandbox(options: PaddleSandboxOptions): PaddleSandbo
   });
   const oneTimeCharges = new PaddleOneTimeCharges(world);
   const adjustments = new PaddleAdjustments(world, options.refundApprovalMs);
-  const lifecycle = new PaddleLifecycle(world, () => options.defaultPaymentLink ?? null);
+  const lifecycle = new PaddleLifecycle(
+    world,
+    () => options.defaultPaymentLink ?? null,
+    (subscriptionId) => adjustments.hasPendingRefund(subscriptionId),
+  );
   /** Signs the invoice PDF links, which work without the API key for an hour, as Paddle's do. */
   const linkSecret = randomBytes(32);
   const linkSignature = (id: string, expires: number) =>

@@ -56,6 +56,8 @@ export class PaddleLifecycle {
   constructor(
     private readonly world: PaddleWorld,
     private readonly defaultPaymentLink: () => string | null,
+    /** Whether a refund on one of the subscription's transactions awaits Paddle's review. */
+    private readonly hasPendingRefund: (subscriptionId: string) => boolean = () => false,
   ) {}
 
   private changeOf(subscription: Subscription, body: Json): ItemChange {
@@ -237,6 +239,14 @@ export class PaddleLifecycle {
     this.refuseIfCanceled(subscription);
     if (body.items === undefined) return this.world.updateSubscription(id, body);
     const change = this.changeOf(subscription, body);
+    // The unused time's credit is an adjustment of the last transaction, and Paddle takes no
+    // adjustment while a refund waits for its review.
+    if (change.credit > 0 && this.hasPendingRefund(id))
+      throw subscriptionError(
+        400,
+        'subscription_outstanding_pending_refund',
+        'You are unable to make further changes to this subscription while there is a pending refund request',
+      );
     const due = change.immediate ? Math.max(0, change.charge - change.credit) : 0;
     if (due > 0) {
       if (!this.world.savedCard(subscription.customer_id))
