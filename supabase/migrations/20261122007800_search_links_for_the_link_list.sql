@@ -169,7 +169,9 @@ begin
   -- The matches' ids and creation times (the newest page of them after the caller's cursor),
   -- then only that page's rows. Planned with the values on each call (EXECUTE): how many links
   -- the trigram indexes give back depends on the word, and the legs not asked for fold away.
-  -- The description has no trigram index: its leg reads the account's links.
+  -- The description has no trigram index: its leg reads the account's links. The URL and tag
+  -- legs name no account on x: the foreign keys keep a link in its long URL's and its tag's
+  -- account, and naming it made the planner hash-join the account's whole page index.
   return query execute format($q$
     select a.*
     from public.aliases a
@@ -182,7 +184,7 @@ begin
           select x.id, x.created_at
           from public.long_urls u
           join public.aliases x on x.long_url_id = u.id
-          where $4 and u.account_id = $1 and u.url ilike $2 and x.account_id = $1 and %1$s
+          where $4 and u.account_id = $1 and u.url ilike $2 and %1$s
           union
           select x.id, x.created_at from public.aliases x
           where $5 and x.account_id = $1 and x.description ilike $2 and %1$s
@@ -190,7 +192,7 @@ begin
           select x.id, x.created_at
           from public.alias_tags t
           join public.aliases x on x.id = t.alias_id
-          where t.tag_id = $11 and x.account_id = $1 and %1$s
+          where t.tag_id = $11 and %1$s
         ) m
         order by m.created_at desc, m.id desc
         limit $12
