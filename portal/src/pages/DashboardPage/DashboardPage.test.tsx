@@ -303,6 +303,25 @@ describe('DashboardPage', () => {
     expect(alert).toHaveTextContent('failed to parse filter');
   });
 
+  it('says why a search could not load, and tries it again', async () => {
+    let failing = true;
+    const backend = new TestBackend().on('POST', SEARCH, () =>
+      failing
+        ? postgrestError(500, { code: '57014', message: 'canceling statement due to timeout' })
+        : json([aliasRow('spring-launch')]),
+    );
+    const { user } = renderApp({ route: '/app/dashboard?q=spring', world: subscriber(), backend });
+    const alert = (await screen.findByText('The links could not be loaded')).closest(
+      '[role="alert"]',
+    );
+    expect(alert).toHaveTextContent('canceling statement due to timeout');
+    failing = false;
+    await user.click(within(alert as HTMLElement).getByRole('button', { name: 'Try again' }));
+    expect(
+      await screen.findByRole('article', { name: 'pat-links.localhost/spring-launch' }),
+    ).toBeVisible();
+  });
+
   it('edits a link and shows the server refusal under the field it concerns', async () => {
     const backend = linksBackend([aliasRow('spring-launch')]).on(
       'POST',
