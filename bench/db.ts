@@ -26,7 +26,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createClient } from '@supabase/supabase-js';
+import ws from 'ws';
+import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
 import type { Database } from '../shared/src/database.types.ts';
 import {
   fetchLinkList,
@@ -303,6 +304,10 @@ function cases(s: Subject): Case[] {
   ];
 }
 
+type RealtimeTransport = NonNullable<
+  NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']
+>;
+
 /** The portal's searches, by what the search box holds. */
 const PORTAL_SEARCHES = (s: Subject): { name: string; search: LinkSearch; page?: number }[] => [
   { name: 'free text, 5% "podcast"', search: { field: 'any', term: 'podcast' } },
@@ -346,6 +351,8 @@ async function portalSearches(
   const supabase = createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers: { authorization: `Bearer ${token}` } },
+    // Node 20 has no global WebSocket, which supabase-js needs even unused (as bench/stack.ts).
+    realtime: { transport: ws as unknown as RealtimeTransport },
   });
   const time = async (work: () => Promise<LinkListPage>) => {
     const times: number[] = [];
