@@ -254,8 +254,9 @@ export async function fetchLinkList(
 
 /**
  * Page n of an account's search starts after page n-1's last link: the cached page n-1, or that
- * page fetched (and cached) first, as an address that opens on page n asks. Null: page n-1 ended
- * the list (the list shrank), so page n is empty.
+ * page fetched (and cached) first, as an address that opens on page n asks. Null for the first
+ * page; 'end' when page n-1 ended the list (it shrank), so page n is empty and the list view
+ * goes back a page, as after an offset past the end.
  */
 async function searchCursor(
   client: QueryClient,
