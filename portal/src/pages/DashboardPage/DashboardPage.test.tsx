@@ -242,6 +242,27 @@ describe('DashboardPage', () => {
     ).toEqual([undefined, 'id-p-24', 'id-p-49']);
   });
 
+  it('goes back a page when the search ended before the page the address asks for', async () => {
+    const backend = new TestBackend().on('POST', SEARCH, () =>
+      json([aliasRow('only-one'), aliasRow('only-two')]),
+    );
+    const { router } = renderApp({
+      route: '/app/dashboard?q=only&page=2',
+      world: subscriber(),
+      backend,
+    });
+    expect(
+      await screen.findByRole('article', { name: 'pat-links.localhost/only-two' }),
+    ).toBeVisible();
+    await waitFor(() => expect(currentUrl(router)).toBe('/app/dashboard?q=only&page=1'));
+    // Page 1 said there is no page 2: page 2 was not asked for.
+    expect(
+      (await rpcBody(backend, 'search_links')).map(
+        (body) => (body as { p_after_id?: string }).p_after_id,
+      ),
+    ).toEqual([undefined]);
+  });
+
   it('turns the create redirect (?alias=…&active=true) into a search for the new alias', async () => {
     const backend = linksBackend([aliasRow('fresh')]).on('POST', SEARCH, () =>
       json([aliasRow('fresh')]),
