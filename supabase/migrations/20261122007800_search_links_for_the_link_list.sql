@@ -12,8 +12,8 @@
 --   personal links made there).
 --
 -- One walk for every form: each field is one arm of the match, switched by its flag, so a field
--- the call does not ask for costs nothing (PL/pgSQL evaluates `false and …` without its
--- subquery). A tag is found by its id in alias_tags' primary key, link by link, on the walk; a
+-- the call does not ask for costs nothing (the executor stops at `false and …`: those arms'
+-- subplans show as never executed). A tag is found by its id in alias_tags' primary key, link by link, on the walk; a
 -- rare one through alias_tags_tag_id_idx. The account's page index also carries expires_at and
 -- organization_id now, so the state and the organization are judged from the index alone.
 -- The rare-word query is one text: the legs a call does not ask for are folded away when it is
