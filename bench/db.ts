@@ -7,6 +7,10 @@
  *   - substring search on destination and alias, for words in 36 %, 5 %, 2.5 %, 0.3 %, 0.01 % and
  *     none of the links and an alias fragment (a walk of the newest links, or the trigram indexes;
  *     target < 20 ms);
+ *   - the portal's list search (free text, alias:, tag:) as the dashboard asks it through
+ *     PostgREST, with the portal's own code: the former aliases-table query (ILIKE filters,
+ *     OFFSET) beside search_links, and search_links alone in SQL with the list's parameters
+ *     (target < 20 ms);
  *   - one link's clicks over 1h / 24h / 7d / 30d from the hourly rollups (target < 20 ms);
  *   - an account's top countries over 30 days (target < 50 ms).
  *
@@ -22,7 +26,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import ws from 'ws';
+import { createClient, type SupabaseClientOptions } from '@supabase/supabase-js';
+import type { Database } from '../shared/src/database.types.ts';
+import {
+  fetchLinkList,
+  fetchLinkSearchPage,
+  type LinkListPage,
+  type LinkListParams,
+  type LinkSearch,
+} from '../portal/src/data/links-list-query.ts';
 import { loadConfig, REPO_ROOT } from '../supabase/local/src/config.ts';
+import { signToken } from '../supabase/local/src/jwt.ts';
 import { startStack } from '../supabase/local/src/stack.ts';
 import { generateLinks } from './link-data.ts';
 import { processCpuNs } from './postgres-cpu.ts';
@@ -115,6 +130,32 @@ async function generate(db: pg.Client) {
     db.query('analyze public.click_stats_hourly, public.account_click_stats_hourly'),
   );
   await db.query('vacuum (analyze) public.aliases, public.long_urls');
+}
+
+/**
+ * Tags on the heavy account's links for the tag: searches (added to data generated before they
+ * existed too): "bench-five" on every 20th link, "bench-rare" on every 300th.
+ */
+async function ensureTags(db: pg.Client) {
+  const done = await db.query(`select 1 from public.tags where name = 'bench-five' limit 1`);
+  if (done.rowCount) return;
+  await timed('tags on the heavy account (5% and 0.3% of its links)', async () => {
+    await db.query(`
+      with account as (select account_id from bench.accounts where n = 1),
+      tags as (
+        insert into public.tags (account_id, name)
+        select account_id, name from account, unnest('{bench-five,bench-rare}'::text[]) as name
+        returning id, account_id, name
+      ),
+      links as (
+        select a.id, row_number() over (order by a.created_at, a.id) as g
+        from public.aliases a join account using (account_id)
+      )
+      insert into public.alias_tags (alias_id, tag_id, account_id)
+      select l.id, t.id, t.account_id from links l join tags t
+        on (t.name = 'bench-five' and l.g % 20 = 0) or (t.name = 'bench-rare' and l.g % 300 = 0)`);
+    await db.query('analyze public.tags, public.alias_tags');
+  });
 }
 
 // --- Measurement ------------------------------------------------------------------------------
@@ -263,6 +304,104 @@ function cases(s: Subject): Case[] {
   ];
 }
 
+type RealtimeTransport = NonNullable<
+  NonNullable<SupabaseClientOptions<'public'>['realtime']>['transport']
+>;
+
+/** The portal's searches, by what the search box holds. */
+const PORTAL_SEARCHES = (s: Subject): { name: string; search: LinkSearch; page?: number }[] => [
+  { name: 'free text, 5% "podcast"', search: { field: 'any', term: 'podcast' } },
+  { name: 'free text, 5% "podcast", page 4', search: { field: 'any', term: 'podcast' }, page: 4 },
+  { name: 'free text, 0.3% "podcast-1"', search: { field: 'any', term: 'podcast-1' } },
+  { name: 'free text, no match "blog/pod"', search: { field: 'any', term: 'blog/pod' } },
+  { name: `alias:${s.aliasFragment}`, search: { field: 'alias', term: s.aliasFragment } },
+  { name: 'tag:bench-five (5%)', search: { field: 'tag', term: 'bench-five' } },
+  { name: 'tag:bench-rare (0.3%)', search: { field: 'tag', term: 'bench-rare' } },
+];
+
+/** search_links alone, with the parameters the dashboard sends for these searches. */
+function functionCases(s: Subject): Case[] {
+  return PORTAL_SEARCHES(s)
+    .filter((c) => c.page === undefined)
+    .map((c) => ({
+      name: `portal search_links: ${c.name}`,
+      targetMs: 20,
+      sql: `select id from public.search_links(p_account_id => $1, p_query => $2, p_field => $3,
+        p_state => 'active', p_limit => 26)`,
+      params: [s.accountId, c.search.term, c.search.field],
+    }));
+}
+
+/**
+ * The dashboard's search as the user's browser asks it (through the gateway and PostgREST, the
+ * portal's own request code): the former aliases-table query, and search_links. A page after the
+ * first asks the former query by OFFSET, search_links after the previous page's last link.
+ */
+async function portalSearches(
+  s: Subject,
+  env: { SUPABASE_URL: string; SUPABASE_ANON_KEY: string; SUPABASE_JWT_SECRET: string },
+) {
+  const token = await signToken(env.SUPABASE_JWT_SECRET, {
+    sub: s.userId,
+    role: 'authenticated',
+    aud: 'authenticated',
+    aal: 'aal1',
+    exp: Math.floor(Date.now() / 1000) + 3600,
+  });
+  const supabase = createClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    global: { headers: { authorization: `Bearer ${token}` } },
+    // Node 20 has no global WebSocket, which supabase-js needs even unused (as bench/stack.ts).
+    realtime: { transport: ws as unknown as RealtimeTransport },
+  });
+  const time = async (work: () => Promise<LinkListPage>) => {
+    const times: number[] = [];
+    let rows = 0;
+    for (let run = 0; run <= RUNS; run++) {
+      const started = performance.now();
+      rows = (await work()).items.length;
+      if (run > 0) times.push(performance.now() - started);
+    }
+    return { rows, ms: median(times) };
+  };
+  log(`the portal's search through PostgREST (active links, 25 a page); load ${loadAverage()}`);
+  console.log(
+    `${'search box'.padEnd(36)} ${'former query'.padStart(18)} ${'search_links'.padStart(18)}  ratio`,
+  );
+  for (const c of PORTAL_SEARCHES(s)) {
+    const params: LinkListParams = {
+      scope: { accountId: s.accountId },
+      state: 'active',
+      search: c.search,
+      page: c.page ?? 1,
+      perPage: 25,
+    };
+    // The cursor the portal holds by then: the last link of the page before.
+    let after: { createdAt: string; id: string } | null = null;
+    for (let page = 1; page < params.page; page++) {
+      const previous = await fetchLinkSearchPage(supabase, { ...params, page }, after);
+      const last = previous.items.at(-1);
+      if (!last) throw new Error(`${c.name}: no page ${page + 1}`);
+      after = { createdAt: last.createdAt, id: last.id };
+    }
+    const former = await time(() => fetchLinkList(supabase, params));
+    const current = await time(() => fetchLinkSearchPage(supabase, params, after));
+    if (former.rows !== current.rows) {
+      throw new Error(`${c.name}: ${former.rows} rows before, ${current.rows} with search_links`);
+    }
+    console.log(
+      `${c.name.padEnd(36)} ${`${former.rows} rows ${former.ms.toFixed(2)} ms`.padStart(18)} ${`${current.rows} rows ${current.ms.toFixed(2)} ms`.padStart(18)}  ${(former.ms / current.ms).toFixed(1)}x`,
+    );
+  }
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -342,6 +481,7 @@ async function main() {
     const scaled = await db.query(`select to_regclass('bench.accounts') is not null as ready`);
     if (scaled.rows[0]?.ready) log('reusing the scaled data (pass --fresh to generate it again)');
     else await timed('generation, in all', () => generate(db));
+    await ensureTags(db);
     console.log(JSON.stringify(await counts(db)));
     const s = await subject(db);
     const { rows } = await db.query<{ n: string }>(
@@ -355,7 +495,7 @@ async function main() {
     console.log(
       `${'query'.padEnd(52)} ${'rows'.padStart(5)} ${'client'.padStart(9)} ${'server'.padStart(9)} ${'cpu'.padStart(9)}  target`,
     );
-    for (const c of cases(s)) {
+    for (const c of [...cases(s), ...functionCases(s)]) {
       const r = await measure(db, s.userId, c);
       const verdict =
         c.targetMs === undefined
@@ -367,6 +507,9 @@ async function main() {
         `${c.name.padEnd(52)} ${String(r.rows).padStart(5)} ${r.clientMs.toFixed(2).padStart(6)} ms ${r.serverMs.toFixed(2).padStart(6)} ms ${r.cpuMs.toFixed(2).padStart(6)} ms  ${verdict}`,
       );
     }
+    log(`load ${loadAverage()} (1, 5, 15 min)`);
+    await portalSearches(s, stack.env);
+    log(`load ${loadAverage()} (1, 5, 15 min)`);
   } finally {
     await db.end();
     await stack.stop();

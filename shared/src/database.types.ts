@@ -4361,7 +4361,16 @@ export type Database = {
       route_builder_init: { Args: Record<PropertyKey, never>; Returns: Json };
       save_alias_routes: { Args: { p_alias_id: string; p_routes: Json }; Returns: number };
       search_links: {
-        Args: { p_account_id: string; p_limit?: number; p_query: string };
+        Args: {
+          p_account_id: string;
+          p_after_created_at?: string;
+          p_after_id?: string;
+          p_field?: string;
+          p_limit?: number;
+          p_organization_id?: string;
+          p_query: string;
+          p_state?: string;
+        };
         Returns: {
           account_id: string | null;
           alias: string;

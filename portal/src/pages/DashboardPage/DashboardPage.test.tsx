@@ -12,6 +12,8 @@ import { findLoadedDialog } from '../../test/dialogs.ts';
 
 /** The personal account test/world.ts gives the signed-in user. */
 const ALIASES = '/rest/v1/aliases';
+/** A search within the account (search_links). */
+const SEARCH = '/rest/v1/rpc/search_links';
 
 function aliasRow(alias: string, overrides: Record<string, unknown> = {}) {
   return {
@@ -46,6 +48,10 @@ function linksBackend(rows: unknown[], archived: unknown[] = []) {
 
 function listReads(backend: TestBackend): URLSearchParams[] {
   return backend.requestsTo('GET', ALIASES).map((request) => new URL(request.url).searchParams);
+}
+
+function searchReads(backend: TestBackend): URLSearchParams[] {
+  return backend.requestsTo('POST', SEARCH).map((request) => new URL(request.url).searchParams);
 }
 
 async function rpcBody(backend: TestBackend, name: string): Promise<unknown[]> {
@@ -143,35 +149,124 @@ describe('DashboardPage', () => {
     expect(listReads(backend).at(-1)!.get('status')).toBe('eq.archived');
   });
 
-  it('searches by type:query and says when nothing matches', async () => {
+  it('searches by type:query in search_links and says when nothing matches', async () => {
     const backend = linksBackend([aliasRow('spring-launch')]);
     const { router, user } = renderApp({ route: '/app/dashboard', world: subscriber(), backend });
     await screen.findByRole('article', { name: 'pat-links.localhost/spring-launch' });
 
-    backend.on('GET', ALIASES, () => json([]));
+    backend.on('POST', SEARCH, () => json([]));
     await user.type(screen.getByRole('textbox', { name: 'Search links' }), 'tag:Launch');
     await user.click(screen.getByRole('button', { name: 'Search' }));
     expect(await screen.findByText('No active links match “tag:Launch”.')).toBeVisible();
     expect(currentUrl(router)).toBe('/app/dashboard?q=tag%3ALaunch');
-    const read = listReads(backend).at(-1)!;
-    expect(read.get('tag_match.tags.name')).toBe('eq.launch');
-    expect(read.get('select')).toContain('tag_match:alias_tags!inner(tags!inner())');
+    // The same columns as the list, newest first.
+    const read = searchReads(backend).at(-1)!;
+    expect(read.get('select')).toContain('alias_tags(tag:tags(name))');
+    expect(read.get('order')).toBe('created_at.desc,id.desc');
 
+    backend.on('POST', SEARCH, () => json([aliasRow('spring-launch')]));
     await user.clear(screen.getByRole('textbox', { name: 'Search links' }));
     await user.type(screen.getByRole('textbox', { name: 'Search links' }), 'spring');
     await user.click(screen.getByRole('button', { name: 'Search' }));
-    await waitFor(() =>
-      expect(listReads(backend).at(-1)!.get('url_match.url')).toBe('ilike.%spring%'),
-    );
-    // Both or() filters apply: the state's expiry test and the search.
-    expect(listReads(backend).at(-1)!.getAll('or')).toEqual([
-      expect.stringMatching(/^\(expires_at\.is\.null,expires_at\.gt\./),
-      '(alias.ilike."%spring%",url_match.not.is.null)',
+    expect(
+      await screen.findByRole('article', { name: 'pat-links.localhost/spring-launch' }),
+    ).toBeVisible();
+    const search = { p_account_id: ACCOUNT_ID, p_state: 'active', p_limit: 26 };
+    expect(await rpcBody(backend, 'search_links')).toEqual([
+      { ...search, p_query: 'launch', p_field: 'tag' },
+      { ...search, p_query: 'spring', p_field: 'any' },
     ]);
+    // The unsearched list is the only read of the aliases table.
+    expect(listReads(backend)).toHaveLength(1);
+  });
+
+  it('pages a search by keyset: page 2 starts after page 1’s last link', async () => {
+    const rows = Array.from({ length: 26 }, (_, index) =>
+      aliasRow(`post-${index}`, { created_at: `2026-11-01T10:00:${String(59 - index)}.123456Z` }),
+    );
+    const backend = new TestBackend().on('POST', SEARCH, async (request) => {
+      const body = (await request.clone().json()) as { p_after_id?: string };
+      return json(body.p_after_id == null ? rows : [aliasRow('post-last')]);
+    });
+    const { router, user } = renderApp({
+      route: '/app/dashboard?state=archived&q=url%3Apost',
+      world: subscriber(),
+      backend,
+    });
+    await screen.findByRole('article', { name: 'pat-links.localhost/post-0' });
+    expect(screen.getAllByRole('article')).toHaveLength(25);
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(
+      await screen.findByRole(
+        'article',
+        { name: 'pat-links.localhost/post-last' },
+        { timeout: 10_000 },
+      ),
+    ).toBeVisible();
+    expect(currentUrl(router)).toBe('/app/dashboard?state=archived&q=url%3Apost&page=2');
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
+    const first = {
+      p_account_id: ACCOUNT_ID,
+      p_query: 'post',
+      p_field: 'url',
+      p_state: 'archived',
+    };
+    expect(await rpcBody(backend, 'search_links')).toEqual([
+      { ...first, p_limit: 26 },
+      {
+        ...first,
+        p_limit: 26,
+        p_after_created_at: '2026-11-01T10:00:35.123456Z',
+        p_after_id: 'id-post-24',
+      },
+    ]);
+    expect(listReads(backend)).toHaveLength(0);
+  });
+
+  it('opens a search on page 3 by reading pages 1 and 2 for the cursor', async () => {
+    const page = (from: number, count: number) =>
+      Array.from({ length: count }, (_, index) => aliasRow(`p-${from + index}`));
+    const backend = new TestBackend().on('POST', SEARCH, async (request) => {
+      const body = (await request.clone().json()) as { p_after_id?: string };
+      if (body.p_after_id == null) return json(page(0, 26));
+      if (body.p_after_id === 'id-p-24') return json(page(25, 26));
+      return json(page(50, 3));
+    });
+    renderApp({ route: '/app/dashboard?q=spring&page=3', world: subscriber(), backend });
+    expect(await screen.findByRole('article', { name: 'pat-links.localhost/p-52' })).toBeVisible();
+    expect(screen.getAllByRole('article')).toHaveLength(3);
+    expect(
+      (await rpcBody(backend, 'search_links')).map(
+        (body) => (body as { p_after_id?: string }).p_after_id,
+      ),
+    ).toEqual([undefined, 'id-p-24', 'id-p-49']);
+  });
+
+  it('goes back a page when the search ended before the page the address asks for', async () => {
+    const backend = new TestBackend().on('POST', SEARCH, () =>
+      json([aliasRow('only-one'), aliasRow('only-two')]),
+    );
+    const { router } = renderApp({
+      route: '/app/dashboard?q=only&page=2',
+      world: subscriber(),
+      backend,
+    });
+    expect(
+      await screen.findByRole('article', { name: 'pat-links.localhost/only-two' }),
+    ).toBeVisible();
+    await waitFor(() => expect(currentUrl(router)).toBe('/app/dashboard?q=only&page=1'));
+    // Page 1 said there is no page 2: page 2 was not asked for.
+    expect(
+      (await rpcBody(backend, 'search_links')).map(
+        (body) => (body as { p_after_id?: string }).p_after_id,
+      ),
+    ).toEqual([undefined]);
   });
 
   it('turns the create redirect (?alias=…&active=true) into a search for the new alias', async () => {
-    const backend = linksBackend([aliasRow('fresh')]);
+    const backend = linksBackend([aliasRow('fresh')]).on('POST', SEARCH, () =>
+      json([aliasRow('fresh')]),
+    );
     const { router } = renderApp({
       route: '/app/dashboard?alias=fresh&active=true',
       world: subscriber(),
@@ -183,7 +278,16 @@ describe('DashboardPage', () => {
       expect(screen.getByRole('textbox', { name: 'Search links' })).toHaveValue('alias:fresh'),
     );
     // The list waits for the address: its only read is the search, none unfiltered first.
-    expect(listReads(backend).map((read) => read.get('alias'))).toEqual(['ilike.%fresh%']);
+    expect(listReads(backend)).toHaveLength(0);
+    expect(await rpcBody(backend, 'search_links')).toEqual([
+      {
+        p_account_id: ACCOUNT_ID,
+        p_query: 'fresh',
+        p_field: 'alias',
+        p_state: 'active',
+        p_limit: 26,
+      },
+    ]);
   });
 
   it('pages through the list', async () => {
@@ -218,6 +322,25 @@ describe('DashboardPage', () => {
       '[role="alert"]',
     );
     expect(alert).toHaveTextContent('failed to parse filter');
+  });
+
+  it('says why a search could not load, and tries it again', async () => {
+    let failing = true;
+    const backend = new TestBackend().on('POST', SEARCH, () =>
+      failing
+        ? postgrestError(500, { code: '57014', message: 'canceling statement due to timeout' })
+        : json([aliasRow('spring-launch')]),
+    );
+    const { user } = renderApp({ route: '/app/dashboard?q=spring', world: subscriber(), backend });
+    const alert = (await screen.findByText('The links could not be loaded')).closest(
+      '[role="alert"]',
+    );
+    expect(alert).toHaveTextContent('canceling statement due to timeout');
+    failing = false;
+    await user.click(within(alert as HTMLElement).getByRole('button', { name: 'Try again' }));
+    expect(
+      await screen.findByRole('article', { name: 'pat-links.localhost/spring-launch' }),
+    ).toBeVisible();
   });
 
   it('edits a link and shows the server refusal under the field it concerns', async () => {

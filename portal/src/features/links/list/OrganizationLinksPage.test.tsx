@@ -78,4 +78,38 @@ describe('organization link pages', () => {
     await screen.findByText('No active links yet.', {}, { timeout: 10_000 });
     expect(lastListRead(backend).get('account_id')).toBe(`eq.${TEAM_ACCOUNT_ID}`);
   });
+
+  it('searches org.me in search_links, narrowed to the organization', async () => {
+    const backend = orgBackend().on('POST', '/rest/v1/rpc/search_links', () => json([]));
+    renderApp({ route: '/app/organizations/acme/me?q=url%3Adeck', world: developer(), backend });
+    await screen.findByText('No active links match “url:deck”.', {}, { timeout: 10_000 });
+    const bodies = await Promise.all(
+      backend.requestsTo('POST', '/rest/v1/rpc/search_links').map((request) => request.json()),
+    );
+    expect(bodies).toEqual([
+      {
+        p_account_id: PERSONAL_ACCOUNT_ID,
+        p_organization_id: ORG_ID,
+        p_query: 'deck',
+        p_field: 'url',
+        p_state: 'active',
+        p_limit: 26,
+      },
+    ]);
+    expect(backend.requestsTo('GET', '/rest/v1/aliases')).toHaveLength(0);
+  });
+
+  it("searches the organization dashboard's links across its accounts through the aliases table", async () => {
+    const backend = orgBackend();
+    renderApp({
+      route: '/app/organizations/acme/dashboard?q=deck',
+      world: developer(),
+      backend,
+    });
+    await screen.findByText('No active links match “deck”.', {}, { timeout: 10_000 });
+    const read = lastListRead(backend);
+    expect(read.get('organization_id')).toBe(`eq.${ORG_ID}`);
+    expect(read.get('url_match.url')).toBe('ilike.%deck%');
+    expect(backend.requestsTo('POST', '/rest/v1/rpc/search_links')).toHaveLength(0);
+  });
 });
