@@ -113,9 +113,13 @@ test('create with alias, tags, expiry and UTM; edit; visit; analytics; archive',
       async () => {
         await page.reload();
         await expect(page.getByRole('radio', { name: '1h' })).toBeChecked();
-        return (await total.isVisible()) ? total.innerText() : '0';
+        // The figure comes with the page's data: read it once it is there, not before.
+        await expect(total).toBeVisible({ timeout: 15_000 });
+        return total.innerText();
       },
-      { timeout: 20_000 },
+      // The click reaches the database with the redirect's next batch; a loaded machine reloads
+      // slowly.
+      { timeout: 60_000 },
     )
     .toBe('1');
   await expect(
