@@ -137,7 +137,7 @@ export class ClickRows {
     return this.#lastTime;
   }
 
-  /** The batch's rows, as app.record_clicks takes them. */
+  /** The batch's columns, as app.record_clicks takes them. */
   async columns(batch: readonly CapturedClick[]): Promise<ClickColumns> {
     const visitors = batch.map((click) => this.#visitor(click));
     // Only visitors not located yet are waited for (one await for all of them).
