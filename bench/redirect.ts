@@ -19,6 +19,8 @@
  * the WAL writer, autovacuum…). Prints its figures; it is not a timed test.
  *
  *   npm run bench:redirect
+ *   npm run bench:redirect -- --visitor   only the visitor's path and the bare Node server, in turn
+ *                                         (BENCH_VISITOR_ROUNDS rounds, default 2): a quick check
  *   npm run bench:redirect -- --compare   only app.record_clicks: the releases before migrations
  *                                         20261122003400 and 20261122006900 beside the current one
  *                                         (bench/click-ingest.ts)
@@ -80,6 +82,9 @@ const TARGETS = {
 const STEADY_RATE = 2_000;
 const START_TIMEOUT_MS = 120_000;
 const COMPARE = process.argv.includes('--compare');
+/** Only the visitor's path beside the bare Node server, alternately, `VISITOR_ROUNDS` times each. */
+const VISITOR_ONLY = process.argv.includes('--visitor');
+const VISITOR_ROUNDS = positiveInt('BENCH_VISITOR_ROUNDS', 2);
 const USER_AGENTS = [
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
@@ -382,6 +387,43 @@ const loadAverage = () =>
     .map((v) => v.toFixed(2))
     .join(' ');
 
+/**
+ * `--visitor`: the bare Node server and the visitor's path in turn, each round a warm-up and a
+ * phase of each, for a quick comparison of two checkouts on a shared machine (the ratio of each
+ * round is taken within a minute of its yardstick).
+ */
+async function visitorRounds(
+  gateway: number,
+  barePort: number,
+  stackPid: number | undefined,
+  pgCpu: PostgresCpu,
+  db: pg.Client,
+): Promise<void> {
+  const visitorPath = (n: number) => `/h${n % HOT_LINKS}`;
+  const lines: string[] = [];
+  let lost = false;
+  for (let round = 1; round <= VISITOR_ROUNDS; round++) {
+    await load(barePort, LOAD.warmupSeconds, () => '/');
+    const bareFigures = await load(barePort, LOAD.durationSeconds, () => '/');
+    await load(gateway, LOAD.warmupSeconds, visitorPath);
+    const before = await settledClicks(db);
+    const cpu = pathCpu(stackPid, functionPid(stackPid, 'r'), pgCpu)();
+    const visitor = await load(gateway, LOAD.durationSeconds, visitorPath);
+    const clicks = (await settledClicks(db, before + visitor.redirects)) - before;
+    lost ||= !accounted(clicks, visitor);
+    lines.push(
+      `round ${round} (load average ${loadAverage()})`,
+      describe('  bare Node static 302', bareFigures),
+      describe("  visitor's path, hot links", visitor, bareFigures, 'bare Node'),
+      `    ${accounting(clicks, visitor)}`,
+      `    ${cpu(visitor.redirects)}`,
+    );
+    log(lines.slice(-5).join('\n'));
+  }
+  console.log(['', `Visitor's path (${os.cpus().length} cores)`, ...lines, ''].join('\n'));
+  if (lost) process.exitCode = 1;
+}
+
 // --- Main -------------------------------------------------------------------------------------
 
 async function main() {
@@ -423,6 +465,11 @@ async function main() {
     }
     const pgCpu = await PostgresCpu.of(db);
 
+    if (VISITOR_ONLY) {
+      bareNode = await serveWithNode(BARE_NODE_302);
+      await visitorRounds(config.gatewayPort, bareNode.port, stack.child.pid, pgCpu, db);
+      return;
+    }
     bare = await serveWithDeno(['eval', BARE_302], {});
     bareNode = await serveWithNode(BARE_NODE_302);
     redirector = await serveWithDeno(

@@ -35,7 +35,7 @@ export interface RedirectorOptions {
 }
 
 export interface Redirector {
-  handler: (request: Request) => Promise<Response>;
+  handler: (request: Request) => Response | Promise<Response>;
   buffer: ClickBuffer<CapturedClick>;
   stats(): { clicks: ClickBufferStats; cache: LinkCacheStats; ipBlocks: number };
   /** Writes what is buffered and stops listening (the pool stays the caller's). */

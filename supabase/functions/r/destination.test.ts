@@ -5,6 +5,20 @@ Deno.test('without visitor parameters the destination is kept byte for byte', ()
   const destination = 'https://example.com/a%20b?x=1+2&y=%C3%A9#top';
   assert.equal(destinationFor(destination, '', ''), destination);
   assert.equal(destinationFor(destination, '', '?'), destination);
+  for (const kept of [
+    'https://example.com/',
+    'https://example.com/p#a?b',
+    'https://example.com/p?x#',
+    'https://example.com/p?x=1#top?y',
+  ])
+    assert.equal(destinationFor(kept, '', ''), kept);
+});
+
+Deno.test('an empty query of the destination is left out, whatever the visitor adds', () => {
+  assert.equal(destinationFor('https://example.com/p?', '', ''), 'https://example.com/p');
+  assert.equal(destinationFor('https://example.com/p?#top', '', '?'), 'https://example.com/p#top');
+  assert.equal(destinationFor('https://example.com/p?', '', '?a=1'), 'https://example.com/p?a=1');
+  assert.equal(destinationFor('https://example.com/p?', 'x', ''), 'https://example.com/p/x');
 });
 
 Deno.test('visitor parameters are added after the destination’s own', () => {

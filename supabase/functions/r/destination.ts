@@ -40,6 +40,15 @@ export function visitorPairs(search: string): string[] {
  * @param search the visitor's query string (`?a=1&b=2` or empty), percent-encoded as received
  */
 export function destinationFor(destination: string, addPath: string, search: string): string {
+  // Most visits add nothing: the destination as stored, unless it has an empty query (`?` alone
+  // or before the fragment), which the rebuilt location below leaves out.
+  if (addPath === '' && (search === '' || search === '?')) {
+    const queryAt = destination.indexOf('?');
+    const hashAt = destination.indexOf('#');
+    const beforeHash = hashAt < 0 || queryAt < hashAt;
+    if (queryAt < 0 || !beforeHash || (queryAt + 1 < destination.length && queryAt + 1 !== hashAt))
+      return destination;
+  }
   const hashAt = destination.indexOf('#');
   const fragment = hashAt >= 0 ? destination.slice(hashAt) : '';
   const beforeFragment = hashAt >= 0 ? destination.slice(0, hashAt) : destination;

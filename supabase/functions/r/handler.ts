@@ -31,13 +31,16 @@ import { destinationFor, visitorPairs } from './destination.ts';
 import { isOptOutPath, optOutResponse } from './opt-out.ts';
 import { type PageKind, pageResponse, previewResponse } from './pages.ts';
 import type { DomainFacts, LinkFacts, Resolved } from './resolve.ts';
-import { parseRoute } from './route.ts';
+import { parseRoute, type Route } from './route.ts';
 import { tlsAskResponse } from './tls-ask.ts';
 import type { CapturedClick } from './clicks.ts';
 
 export interface RedirectDependencies {
-  /** The domain's and link's facts; null when the host is not one of our domains. */
-  resolve(domain: string, alias: string): Promise<Resolved | null>;
+  /**
+   * The domain's and link's facts; null when the host is not one of our domains. A promise only
+   * when they must be looked up (a cached link is answered at once).
+   */
+  resolve(domain: string, alias: string): Resolved | null | Promise<Resolved | null>;
   host(request: Request): string;
   isIpBlocked(headers: Headers): boolean;
   /** The account's monthly redirects are used up (see allowance.ts). */
@@ -111,23 +114,26 @@ function continuePath(alias: string, addPath: string, search: string): string {
   return `/${alias}${addPath ? `/${addPath}` : ''}${pairs.length ? `?${pairs.join('&')}` : ''}`;
 }
 
-export function createRedirectHandler(deps: RedirectDependencies) {
+/**
+ * The redirect handler. Its answer is a promise only when something must be waited for (a link
+ * not cached, a visitor's country for a link's routes): a cached link is answered without one,
+ * which a redirect's hot path notices. A throw is a rejected promise, as from an async function.
+ */
+export function createRedirectHandler(
+  deps: RedirectDependencies,
+): (request: Request) => Response | Promise<Response> {
   // Redirects made here since each link was loaded, for rules on its number of clicks: a reload
   // (a new LinkFacts, at most a minute later) brings the database's count and starts again.
   const redirectsSinceLoad = new WeakMap<LinkFacts, number>();
-  return async (request: Request): Promise<Response> => {
-    const head = request.method === 'HEAD';
-    if (request.method !== 'GET' && !head)
-      return pageResponse('method-not-allowed', false, { Allow: 'GET, HEAD' });
-    const url = new URL(request.url);
-    const route = parseRoute(url.pathname);
-    // Asked by the TLS front, not by a visitor: the visitors' IP block list is not for it.
-    if (route.kind === 'tls-ask') return tlsAskResponse(url, deps.resolve);
-    if (deps.isIpBlocked(request.headers)) return pageResponse('blocked-ip', head);
 
-    const host = deps.host(request);
-    const alias = route.kind === 'link' || route.kind === 'preview' ? route.alias : '';
-    const resolved = await deps.resolve(host, alias);
+  /** The answer once the domain's and link's facts are known. */
+  const answer = (
+    request: Request,
+    url: URL,
+    route: Route,
+    head: boolean,
+    resolved: Resolved | null,
+  ): Response | Promise<Response> => {
     if (!resolved || !resolved.domain.usable) return pageResponse('not-found', head);
     const { domain, link } = resolved;
 
@@ -136,7 +142,7 @@ export function createRedirectHandler(deps: RedirectDependencies) {
         ? redirect(domain.rootRedirectUrl, 302)
         : pageResponse('home', head);
     }
-    if (route.kind === 'unknown' || !link) {
+    if (route.kind === 'unknown' || route.kind === 'tls-ask' || !link) {
       if (route.kind === 'unknown' && isOptOutPath(url.pathname))
         return optOutResponse(request, url, head);
       return notFound(domain, 'not-found', head);
@@ -155,12 +161,36 @@ export function createRedirectHandler(deps: RedirectDependencies) {
       const location = destinationFor(link.destination, route.addPath, url.search);
       return previewResponse(location, continuePath(route.alias, route.addPath, url.search), head);
     }
-    let matched: RedirectRoute | null = null;
     if (link.routes.length > 0) {
-      const visitor = await deps.visitor(request, url, link.routes, now);
-      if (link.clicks !== null) visitor.clicks = link.clicks + (redirectsSinceLoad.get(link) ?? 0);
-      matched = matchRoute(link.routes, visitor);
+      return deps.visitor(request, url, link.routes, now).then((visitor) => {
+        if (link.clicks !== null)
+          visitor.clicks = link.clicks + (redirectsSinceLoad.get(link) ?? 0);
+        return visit(
+          request,
+          url,
+          route,
+          head,
+          domain,
+          link,
+          now,
+          matchRoute(link.routes, visitor),
+        );
+      });
     }
+    return visit(request, url, route, head, domain, link, now, null);
+  };
+
+  /** The redirect (or the pixels' page) to the route that matched, else the link's destination. */
+  const visit = (
+    request: Request,
+    url: URL,
+    route: Extract<Route, { kind: 'link' }>,
+    head: boolean,
+    domain: DomainFacts,
+    link: LinkFacts,
+    now: number,
+    matched: RedirectRoute | null,
+  ): Response => {
     const location = destinationFor(matched?.url ?? link.destination, route.addPath, url.search);
     if (!head) {
       if (link.clicks !== null)
@@ -170,5 +200,31 @@ export function createRedirectHandler(deps: RedirectDependencies) {
         return deps.pixelPage(link.pixels, location);
     }
     return redirect(location, link.routes.length > 0 ? 302 : domain.redirectStatus);
+  };
+
+  const handle = (request: Request): Response | Promise<Response> => {
+    const head = request.method === 'HEAD';
+    if (request.method !== 'GET' && !head)
+      return pageResponse('method-not-allowed', false, { Allow: 'GET, HEAD' });
+    const url = new URL(request.url);
+    const route = parseRoute(url.pathname);
+    // Asked by the TLS front, not by a visitor: the visitors' IP block list is not for it.
+    if (route.kind === 'tls-ask') return tlsAskResponse(url, deps.resolve);
+    if (deps.isIpBlocked(request.headers)) return pageResponse('blocked-ip', head);
+
+    const host = deps.host(request);
+    const alias = route.kind === 'link' || route.kind === 'preview' ? route.alias : '';
+    const resolved = deps.resolve(host, alias);
+    return resolved instanceof Promise
+      ? resolved.then((found) => answer(request, url, route, head, found))
+      : answer(request, url, route, head, resolved);
+  };
+
+  return (request) => {
+    try {
+      return handle(request);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   };
 }

@@ -29,6 +29,16 @@ export class Memo<V> {
     return value;
   }
 
+  /** The value held for `key`, if any, without making it the most recently used. */
+  peek(key: string): V | undefined {
+    return this.#values.get(key);
+  }
+
+  /** Replaces the value held for `key` (it keeps its place); a key not held is left out. */
+  replace(key: string, value: V): void {
+    if (this.#values.has(key)) this.#values.set(key, value);
+  }
+
   get size(): number {
     return this.#values.size;
   }

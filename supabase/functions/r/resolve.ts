@@ -218,9 +218,15 @@ export class LinkResolver {
     this.#loader = new BatchLoader(lookup, options);
   }
 
-  /** Null when the host is not one of our domains. */
-  resolve(domain: string, alias: string): Promise<Resolved | null> {
+  /**
+   * Null when the host is not one of our domains. Answered at once (no promise) when the cache
+   * holds the link, as it does for nearly every visit.
+   */
+  resolve(domain: string, alias: string): Resolved | null | Promise<Resolved | null> {
     const key: LinkKey = { domain: domain.toLowerCase(), alias: alias.toLowerCase() };
-    return this.#cache.get(linkCacheKey(key.domain, key.alias), () => this.#loader.load(key));
+    const cacheKey = linkCacheKey(key.domain, key.alias);
+    const cached = this.#cache.cached(cacheKey);
+    if (cached !== undefined) return cached;
+    return this.#cache.get(cacheKey, () => this.#loader.load(key));
   }
 }

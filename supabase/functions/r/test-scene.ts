@@ -112,7 +112,7 @@ export async function clicksOf(db: Sql, aliasId: string) {
 
 /** Asks until the answer passes or a second has gone by (NOTIFY arrives after the commit). */
 export async function withinASecond(
-  ask: () => Promise<Response>,
+  ask: () => Response | Promise<Response>,
   passes: (answer: Response) => boolean,
 ) {
   const deadline = Date.now() + 1_000;

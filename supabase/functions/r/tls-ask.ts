@@ -33,7 +33,7 @@ const NO_STORE = { 'Cache-Control': 'no-store' };
 
 export async function tlsAskResponse(
   url: URL,
-  resolve: (domain: string, alias: string) => Promise<Resolved | null>,
+  resolve: (domain: string, alias: string) => Resolved | null | Promise<Resolved | null>,
 ): Promise<Response> {
   const domain = askedDomain(url);
   if (domain === null)

@@ -219,3 +219,69 @@ Deno.test('linkCacheKey lower-cases the host only', () => {
     RangeError,
   );
 });
+
+Deno.test(
+  'cached answers a hit at once, and nothing it could not serve without waiting',
+  async () => {
+    const { state, links: table, change, load, cache } = world();
+    table.set('tiny.test/nope', 'https://gone.example/');
+    const links = cache({ ttlMs: 60_000, negativeTtlMs: 5_000, epochCheckMs: 1_000 });
+    const key = 'tiny.test/abc';
+    assert.equal(links.cached(key), undefined, 'nothing loaded yet');
+    await links.get(key, load(key));
+    assert.equal(links.cached(key), 'https://one.example/');
+    assert.deepEqual(links.stats(), { size: 1, hits: 1, misses: 1, resets: 0 });
+    // "No such link" is an answer too.
+    table.delete('tiny.test/nope');
+    await links.get('tiny.test/nope', load('tiny.test/nope'));
+    assert.equal(links.cached('tiny.test/nope'), null);
+
+    // Invalidated: not served, and get loads it again.
+    change(key, 'https://two.example/');
+    links.applyChange({ epoch: state.epoch, key });
+    assert.equal(links.cached(key), undefined);
+    assert.equal(await links.get(key, load(key)), 'https://two.example/');
+    assert.equal(links.cached(key), 'https://two.example/');
+
+    // The epoch is due for a read: only get may answer (and reads it).
+    state.now += 1_000;
+    assert.equal(links.cached(key), undefined);
+    const reads = state.epochReads;
+    assert.equal(await links.get(key, load(key)), 'https://two.example/');
+    assert.equal(state.epochReads, reads + 1);
+    assert.equal(links.cached(key), 'https://two.example/');
+
+    const loads = state.loads;
+    links.clear();
+    assert.equal(links.cached(key), undefined, 'cleared');
+    await links.get(key, load(key));
+    assert.equal(state.loads, loads + 1);
+  },
+);
+
+Deno.test('cached keeps recency: a key it serves is not the next to go', async () => {
+  const { links: table, load, cache } = world();
+  for (const alias of ['a', 'b', 'c']) table.set(`tiny.test/${alias}`, `https://${alias}.example/`);
+  const links = cache({ maxEntries: 2 });
+  await links.get('tiny.test/a', load('tiny.test/a'));
+  await links.get('tiny.test/b', load('tiny.test/b'));
+  assert.equal(links.cached('tiny.test/a'), 'https://a.example/');
+  await links.get('tiny.test/c', load('tiny.test/c')); // b goes, not a
+  assert.equal(links.cached('tiny.test/a'), 'https://a.example/');
+  assert.equal(links.cached('tiny.test/b'), undefined);
+});
+
+Deno.test('cached serves nothing past its TTL', async () => {
+  const { state, load, cache } = world();
+  const links = cache({ ttlMs: 60_000, negativeTtlMs: 5_000, epochCheckMs: 120_000 });
+  await links.get('tiny.test/abc', load('tiny.test/abc'));
+  await links.get('tiny.test/nope', load('tiny.test/nope'));
+  state.now += 4_999;
+  assert.equal(links.cached('tiny.test/nope'), null);
+  state.now += 1;
+  assert.equal(links.cached('tiny.test/nope'), undefined, '"no such link" kept 5 s');
+  state.now += 54_999;
+  assert.equal(links.cached('tiny.test/abc'), 'https://one.example/');
+  state.now += 1;
+  assert.equal(links.cached('tiny.test/abc'), undefined, 'a link kept 60 s');
+});

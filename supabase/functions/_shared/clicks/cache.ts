@@ -90,14 +90,26 @@ export class LinkCache<V> {
       throw new RangeError(`maxEntries must be a positive integer, not ${this.#maxEntries}`);
   }
 
+  /**
+   * The cached answer for `key` (null: no such link) when `get` would serve it from the cache
+   * without waiting for anything (the epoch read recently, the entry within its TTL), else
+   * undefined. A redirect's hot path: a hit costs no promise.
+   */
+  cached(key: string): V | null | undefined {
+    const now = this.#now();
+    if (now - this.#epochReadAt >= this.#epochCheckMs) return undefined;
+    const entry = this.#entries.get(key);
+    if (!entry || entry.expiresAt <= now) return undefined;
+    this.#touch(key, entry);
+    return entry.value;
+  }
+
   /** The cached link, or what `load` finds (null: no such link), loaded once per key at a time. */
   async get(key: string, load: () => Promise<V | null>): Promise<V | null> {
     await this.#ensureFreshEpoch();
     const entry = this.#entries.get(key);
     if (entry && entry.expiresAt > this.#now()) {
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
-      this.#hits++;
+      this.#touch(key, entry);
       return entry.value;
     }
     if (entry) this.#entries.delete(key);
@@ -154,6 +166,13 @@ export class LinkCache<V> {
       misses: this.#misses,
       resets: this.#resets,
     };
+  }
+
+  /** A hit: the entry becomes the most recently used. */
+  #touch(key: string, entry: Entry<V>) {
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    this.#hits++;
   }
 
   #store(key: string, value: V | null) {

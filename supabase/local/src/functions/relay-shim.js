@@ -136,7 +136,9 @@ if (settings) {
     }
   };
 
-  const relayed = (handler) => async (request, info) => {
+  // Not async: a handler that answers at once (the `r` function's cached links) is answered at
+  // once too, without a promise per request.
+  const relayed = (handler) => (request, info) => {
     const announced = readHeader(request.headers, RELAY_HEADER);
     if (announced === null || !announced.startsWith(announcement))
       return new Response('Bad Request', { status: 400, headers: { Connection: 'close' } });
@@ -161,7 +163,10 @@ if (settings) {
       },
       headers: { value: requestHeaders(request.headers, client) },
     });
-    return withResponseHeaders(await handler(request, info));
+    const answer = handler(request, info);
+    return answer instanceof Response
+      ? withResponseHeaders(answer)
+      : Promise.resolve(answer).then(withResponseHeaders);
   };
 
   let relayServer;
