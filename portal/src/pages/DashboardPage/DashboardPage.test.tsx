@@ -54,6 +54,18 @@ function searchReads(backend: TestBackend): URLSearchParams[] {
   return backend.requestsTo('POST', SEARCH).map((request) => new URL(request.url).searchParams);
 }
 
+/** Next page: its one link, post-last, shows. */
+async function showNextPage(user: ReturnType<typeof renderApp>['user']) {
+  await user.click(screen.getByRole('button', { name: 'Next page' }));
+  expect(
+    await screen.findByRole(
+      'article',
+      { name: 'pat-links.localhost/post-last' },
+      { timeout: 10_000 },
+    ),
+  ).toBeVisible();
+}
+
 async function rpcBody(backend: TestBackend, name: string): Promise<unknown[]> {
   return Promise.all(
     backend.requestsTo('POST', `/rest/v1/rpc/${name}`).map((request) => request.json()),
@@ -195,14 +207,7 @@ describe('DashboardPage', () => {
     });
     await screen.findByRole('article', { name: 'pat-links.localhost/post-0' });
     expect(screen.getAllByRole('article')).toHaveLength(25);
-    await user.click(screen.getByRole('button', { name: 'Next page' }));
-    expect(
-      await screen.findByRole(
-        'article',
-        { name: 'pat-links.localhost/post-last' },
-        { timeout: 10_000 },
-      ),
-    ).toBeVisible();
+    await showNextPage(user);
     expect(currentUrl(router)).toBe('/app/dashboard?state=archived&q=url%3Apost&page=2');
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
     const first = {
@@ -299,14 +304,7 @@ describe('DashboardPage', () => {
     await screen.findByRole('article', { name: 'pat-links.localhost/post-0' });
     expect(screen.getAllByRole('article')).toHaveLength(25);
     expect(screen.getByRole('button', { name: 'Previous page' })).toBeDisabled();
-    await user.click(screen.getByRole('button', { name: 'Next page' }));
-    expect(
-      await screen.findByRole(
-        'article',
-        { name: 'pat-links.localhost/post-last' },
-        { timeout: 10_000 },
-      ),
-    ).toBeVisible();
+    await showNextPage(user);
     expect(currentUrl(router)).toBe('/app/dashboard?page=2');
     expect(listReads(backend).at(-1)!.get('offset')).toBe('25');
     expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled();
