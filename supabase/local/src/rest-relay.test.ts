@@ -3,7 +3,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createGatewayFront } from './gateway-front.ts';
-import { notImplemented, restRelayRules } from './gateway.ts';
+import { createGateway, notImplemented, restRelayRules } from './gateway.ts';
 import { CORS_HEADERS } from './http.ts';
 import { parseRequestHead } from './http-framing.ts';
 import { createRestRelay, type RestRelay } from './rest-relay.ts';
@@ -310,5 +310,49 @@ describe('REST relay', () => {
       /\r\n\r\n\{"message":"An invalid response was received from the upstream server"\}$/,
     );
     expect(answers[1]).toMatch(/^HTTP\/1\.1 200 OK\r\n[^]*\r\n\r\nrows$/);
+  });
+});
+
+describe('REST relay to a PostgREST that is not running', () => {
+  it('answers 502 as the HTTP path does', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const deadPort = (closed.address() as net.AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve));
+    const deadConfig = { ...config, postgrestPort: deadPort };
+    const gateway = createGateway(deadConfig, services);
+    const relay = createRestRelay({
+      rules: restRelayRules(deadConfig, services),
+      port: deadPort,
+      idleTimeoutMs: 5_000,
+    });
+    const front = createGatewayFront(gateway, {
+      isShortDomain: () => false,
+      relay: async () => false,
+      rest: (client, read, toGateway) => relay.take(client, read, toGateway),
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(front.address() as net.AddressInfo).port}/rest/v1/t`;
+    const answer = async (headers: Record<string, string>) => {
+      const response = await fetch(url, { headers: { apikey: KEY, ...headers } });
+      return {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        cors: response.headers.get('access-control-allow-headers'),
+        body: await response.json(),
+      };
+    };
+    const relayed = await answer({});
+    // A request the relay leaves to the HTTP server.
+    const proxied = await answer({ connection: 'close' });
+    expect(relayed).toEqual({
+      status: 502,
+      type: 'application/json',
+      cors: CORS_HEADERS['access-control-allow-headers'],
+      body: { message: 'An invalid response was received from the upstream server' },
+    });
+    expect(proxied).toEqual(relayed);
+    await relay.drain(Date.now());
+    front.close();
   });
 });
