@@ -64,6 +64,10 @@ export interface RestRelay {
 }
 
 const UPSTREAM_IDLE_MS = 4_000;
+/** Most bytes one read of PostgREST's answers takes. */
+const ANSWER_READ_SIZE = 16 * 1024;
+/** A head and body this short go to the client as one copied buffer. */
+const SMALL_ANSWER = 16 * 1024;
 const EMPTY = Buffer.alloc(0);
 
 export function createRestRelay(options: RestRelayOptions): RestRelay {
@@ -94,7 +98,8 @@ class RestConnection {
   readonly #handOver: HandOver;
   readonly #forget: () => void;
   readonly #peer: string;
-  readonly #keepAlive: Buffer;
+  /** The end of a head that keeps the connection open, as Node's server writes it. */
+  readonly #keepAlive: string;
   /** Client bytes read and not yet sent on. */
   #inbox: Buffer = EMPTY;
   /** The body of the request being sent on, until it is all sent. */
@@ -126,10 +131,7 @@ class RestConnection {
     this.#handOver = handOver;
     this.#forget = forget;
     this.#peer = client.remoteAddress ?? '';
-    this.#keepAlive = Buffer.from(
-      `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(options.idleTimeoutMs / 1000)}\r\n\r\n`,
-      'latin1',
-    );
+    this.#keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(options.idleTimeoutMs / 1000)}\r\n\r\n`;
   }
 
   start(read: Buffer): void {
@@ -220,10 +222,24 @@ class RestConnection {
     if (this.#upstream && !this.#upstream.destroyed) return;
     // Bytes meant for a connection that is gone go nowhere.
     out.length = 0;
-    const upstream = net.connect({ port: this.#options.port, host: '127.0.0.1', noDelay: true });
+    let buffer = Buffer.allocUnsafeSlow(ANSWER_READ_SIZE);
+    const upstream = net.connect({
+      port: this.#options.port,
+      host: '127.0.0.1',
+      noDelay: true,
+      // Answers read into this connection's buffer, without a Readable's buffering and events.
+      onread: {
+        buffer: () => buffer,
+        callback: (length: number) => {
+          const flowing = this.#onAnswer(buffer.subarray(0, length));
+          // Bytes the kernel did not take at once are still referred to: read elsewhere next.
+          if (this.#client.writableLength > 0) buffer = Buffer.allocUnsafeSlow(ANSWER_READ_SIZE);
+          return flowing;
+        },
+      },
+    });
     this.#upstream = upstream;
     this.#upstreamCloses = false;
-    upstream.on('data', (chunk: Buffer) => this.#onAnswer(chunk));
     upstream.on('drain', () => {
       this.#upstreamFull = false;
       this.#resumeClient();
@@ -253,8 +269,11 @@ class RestConnection {
     }
   }
 
-  /** PostgREST's bytes: answer heads rewritten, bodies passed as they are. */
-  #onAnswer(chunk: Buffer): void {
+  /**
+   * PostgREST's bytes (in a buffer reused for the next read): answer heads rewritten, bodies
+   * passed as they are. False while the client's buffer is full (reading resumes on its drain).
+   */
+  #onAnswer(chunk: Buffer): boolean {
     const out: Buffer[] = [];
     let data = chunk;
     let at = 0;
@@ -274,7 +293,8 @@ class RestConnection {
         const end = data.indexOf(HEAD_END, at);
         if (end < 0) {
           if (data.length - at > HEAD_LIMIT) return this.#answerFailed(out);
-          this.#answerHead = data.subarray(at);
+          // A copy: the read buffer is reused.
+          this.#answerHead = Buffer.from(data.subarray(at));
           break;
         }
         const head = parseResponseHead(data.toString('latin1', at, end));
@@ -293,7 +313,8 @@ class RestConnection {
       const taken = this.#answerBody.take(data, at);
       if (taken < 0) {
         this.#flush(out);
-        return this.#destroyBoth();
+        this.#destroyBoth();
+        return false;
       }
       if (taken > 0) out.push(data.subarray(at, at + taken));
       at += taken;
@@ -303,10 +324,11 @@ class RestConnection {
         this.#upstream?.destroy();
         this.#upstream = undefined;
       }
-      this.#flush(out);
-      return this.#answered();
+      const flowing = this.#flush(out);
+      this.#answered();
+      return flowing;
     }
-    this.#flush(out);
+    return this.#flush(out);
   }
 
   #answerHeadBytes(line: string, fields: string[]): Buffer {
@@ -317,25 +339,32 @@ class RestConnection {
   #headBytes(line: string, fields: string[]): Buffer {
     let text = `${line}\r\n`;
     for (let i = 0; i < fields.length; i += 2) text += `${fields[i]}: ${fields[i + 1]}\r\n`;
-    if (this.#closeAfter) return Buffer.from(`${text}Connection: close\r\n\r\n`, 'latin1');
-    return Buffer.concat([Buffer.from(text, 'latin1'), this.#keepAlive]);
+    return Buffer.from(
+      `${text}${this.#closeAfter ? 'Connection: close\r\n\r\n' : this.#keepAlive}`,
+      'latin1',
+    );
   }
 
-  /** Writes to the client, pausing PostgREST's side while the client's buffer is full. */
-  #flush(out: Buffer[]): void {
-    if (out.length === 0) return;
+  /**
+   * Writes to the client; false when its buffer is full, PostgREST's side then paused until it
+   * drains.
+   */
+  #flush(out: Buffer[]): boolean {
+    if (out.length === 0) return true;
     const client = this.#client;
     if (out.length === 1) client.write(out[0]!);
+    else if (out.length === 2 && out[0]!.length + out[1]!.length <= SMALL_ANSWER)
+      // A head and a short body in one write: a copy costs less than writev's machinery.
+      client.write(Buffer.concat(out));
     else {
       client.cork();
       for (const bytes of out) client.write(bytes);
       client.uncork();
     }
+    if (!client.writableNeedDrain) return true;
     const upstream = this.#upstream;
-    if (client.writableNeedDrain && upstream && !upstream.isPaused()) {
-      upstream.pause();
-      client.once('drain', () => upstream.resume());
-    }
+    if (upstream) client.once('drain', () => upstream.resume());
+    return false;
   }
 
   /** An answer is complete: the next request may go. */
@@ -358,11 +387,13 @@ class RestConnection {
   }
 
   /** PostgREST's answer cannot be read: a 502 if nothing of it was sent, else the client is cut. */
-  #answerFailed(out: Buffer[]): void {
+  #answerFailed(out: Buffer[]): boolean {
     this.#upstream?.destroy();
     this.#upstream = undefined;
-    if (this.#answerBody || out.length > 0) return this.#destroyBoth();
-    this.#badGateway();
+    if (this.#answerBody || out.length > 0) this.#destroyBoth();
+    else this.#badGateway();
+    // Nothing more is read from that connection.
+    return false;
   }
 
   #upstreamGone(upstream: net.Socket): void {
