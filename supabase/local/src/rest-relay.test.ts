@@ -293,6 +293,19 @@ describe('REST relay', () => {
     expect(text).toContain('gateway GET /rest/v1/t');
   });
 
+  it('passes a body it cannot frame on as it is, and closes after the answer', async () => {
+    const text = await exchange(
+      [
+        `POST /rest/v1/t HTTP/1.1\r\nHost: a\r\napikey: ${KEY}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      ],
+      () => false,
+    );
+    // Node's server (PostgREST's stand-in) refuses the chunk size: its 400 reaches the client,
+    // then the connection ends.
+    expect(text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*Connection: close\r\n/);
+    expect(seen).toHaveLength(0);
+  });
+
   it('answers 502 for a PostgREST gone before answering, and goes on with a new connection', async () => {
     let calls = 0;
     answer = (req, res) => {

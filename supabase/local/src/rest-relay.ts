@@ -375,10 +375,8 @@ class RestConnection {
       this.#upstream?.destroy();
       this.#upstream = undefined;
     }
-    if (this.#closeAfter) {
-      if (this.#requestBody === undefined) this.#end();
-      return;
-    }
+    // A body still coming is not waited for: the client is told the connection closes.
+    if (this.#closeAfter) return this.#end();
     this.#waiting = false;
     const out: Buffer[] = [];
     this.#pump(out);
@@ -397,7 +395,7 @@ class RestConnection {
   }
 
   #upstreamGone(upstream: net.Socket): void {
-    if (this.#upstream !== upstream) return;
+    if (this.#upstream !== upstream || !this.#attached) return;
     this.#upstream = undefined;
     if (this.#awaiting === undefined) return;
     if (this.#answerBody?.untilClose) {
@@ -465,7 +463,9 @@ class RestConnection {
 
   readonly #onClientClose = () => {
     this.#detach();
+    // The client went away: its request need not go on.
     this.#upstream?.destroy();
+    this.#upstream = undefined;
   };
 
   readonly #onClientTimeout = () => {
