@@ -10,9 +10,11 @@ import type { RestRules } from './rest-relay.ts';
 
 /**
  * The one front door on :54321, standing in for Supabase's Kong: CORS, the apikey check, and a
- * route per service. REST is proxied to PostgREST as a raw stream (the cheapest path); functions
- * are handed to the functions router in-process, which proxies them to the function's process,
- * so a function call costs one HTTP hop; auth and storage are in-process fetch handlers.
+ * route per service. Most REST requests do not reach this server: the front relays them at the
+ * byte level (rest-relay.ts, applying restRelayRules below) until a connection asks for anything
+ * else; the rest are proxied here to PostgREST as a raw stream (proxy.ts). Functions are handed
+ * to the functions router in-process, which proxies them to the function's process, so a
+ * function call costs one HTTP hop; auth and storage are in-process fetch handlers.
  *
  * Short links mostly never reach this server: its socket is the front's (gateway-front.ts), which
  * reads the first request head of each connection and relays a connection that begins with a
