@@ -151,6 +151,7 @@ interface Seen {
   url: string;
   rawHeaders: string[];
   body: string;
+  socket: net.Socket;
 }
 
 describe('REST relay', () => {
@@ -161,7 +162,13 @@ describe('REST relay', () => {
     req.setEncoding('latin1');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, rawHeaders: req.rawHeaders, body });
+      seen.push({
+        method: req.method!,
+        url: req.url!,
+        rawHeaders: req.rawHeaders,
+        body,
+        socket: req.socket,
+      });
       answer(req, res, body);
     });
   });
@@ -251,6 +258,8 @@ describe('REST relay', () => {
       ['POST', '/t', '{"a":1}'],
       ['PATCH', '/t?id=eq.1', '{"a":2}'],
     ]);
+    // One kept-alive PostgREST connection for the client's connection.
+    expect(new Set(seen.map(({ socket }) => socket)).size).toBe(1);
     const answers = text.split(/(?=HTTP\/1\.1 )/);
     expect(answers).toHaveLength(3);
     expect(answers[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n/);

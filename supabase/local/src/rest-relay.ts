@@ -113,6 +113,8 @@ class RestConnection {
   #answerBody: BodyFraming | undefined;
   /** PostgREST said it closes its connection after this answer. */
   #upstreamCloses = false;
+  /** When the PostgREST connection last completed an answer (performance.now()). */
+  #upstreamUsed = 0;
   /** The client connection ends after the answer in flight. */
   #closeAfter = false;
   /** Reading is paused: a head waits for the answer before it, or PostgREST's buffer is full. */
@@ -219,7 +221,13 @@ class RestConnection {
 
   /** A PostgREST connection for the next request: the one kept, or a new one. */
   #ensureUpstream(out: Buffer[]): void {
-    if (this.#upstream && !this.#upstream.destroyed) return;
+    const kept = this.#upstream;
+    // Idle too long, it may be closing: a timestamp, not a timer that every read and write of the
+    // connection would have to push back (the client's own idle timeout ends both anyway).
+    const fresh =
+      performance.now() - this.#upstreamUsed < (this.#options.upstreamIdleMs ?? UPSTREAM_IDLE_MS);
+    if (kept && !kept.destroyed && fresh) return;
+    kept?.destroy();
     // Bytes meant for a connection that is gone go nowhere.
     out.length = 0;
     let buffer = Buffer.allocUnsafeSlow(ANSWER_READ_SIZE);
@@ -246,9 +254,6 @@ class RestConnection {
     });
     upstream.on('error', () => {});
     upstream.on('close', () => this.#upstreamGone(upstream));
-    upstream.setTimeout(this.#options.upstreamIdleMs ?? UPSTREAM_IDLE_MS, () => {
-      if (this.#upstream === upstream && this.#idle()) upstream.destroy();
-    });
   }
 
   #toUpstream(out: Buffer[]): void {
@@ -369,6 +374,7 @@ class RestConnection {
 
   /** An answer is complete: the next request may go. */
   #answered(): void {
+    this.#upstreamUsed = performance.now();
     this.#awaiting = undefined;
     this.#answerBody = undefined;
     if (this.#upstreamCloses) {
