@@ -8,7 +8,9 @@ import net from 'node:net';
  * host; every other connection is handed to the gateway's HTTP server unchanged (REST, Auth,
  * Storage, functions, and short-domain requests on a connection that began with another host).
  * Short links thus cost the stack's Node process a few byte scans per connection, not an HTTP
- * proxy hop per request.
+ * proxy hop per request. The other connections go to the REST relay when there is one, which
+ * relays REST requests at the byte level too and hands a connection to the HTTP server at its
+ * first request for anything else.
  */
 
 export interface FrontOptions {
@@ -18,6 +20,16 @@ export interface FrontOptions {
    * domains' function; false when that cannot be done and the gateway is to serve it.
    */
   relay: (client: net.Socket, head: Buffer, host: string) => Promise<boolean>;
+  /**
+   * Takes a connection that is not a short domain's (its first head, and whatever followed it,
+   * already read): the byte-level REST relay (rest-relay.ts), which hands it to the gateway's
+   * HTTP server with `toGateway` as soon as a request is not one it relays.
+   */
+  rest?: (
+    client: net.Socket,
+    read: Buffer,
+    toGateway: (client: net.Socket, unread: Buffer) => void,
+  ) => void;
   /** Longest first head read before the gateway takes over (its 431 answers longer ones). */
   headLimit?: number;
   /** Longest wait for the first head before the gateway takes over (with its own timeouts). */
@@ -86,7 +98,10 @@ export function createGatewayFront(server: http.Server, options: FrontOptions): 
       }
       decide();
       const host = end > headLimit ? undefined : hostOfHead(read.toString('latin1', 0, end));
-      if (host === undefined || !options.isShortDomain(host)) return toGateway(socket, read);
+      if (host === undefined || !options.isShortDomain(host)) {
+        if (options.rest) return options.rest(socket, read, toGateway);
+        return toGateway(socket, read);
+      }
       const head = read;
       options.relay(socket, head, host).then(
         (relayed) => {

@@ -4,13 +4,17 @@ import { clientResolver, parseTrustedProxies } from './client-address.ts';
 import type { StackConfig } from './config.ts';
 import type { FunctionsRoute } from './functions/router.ts';
 import { CORS_HEADERS, json, serveWebRequest, type WebHandler } from './http.ts';
+import type { RequestHead } from './http-framing.ts';
 import { forwardHeaders, proxy } from './proxy.ts';
+import type { RestRules } from './rest-relay.ts';
 
 /**
  * The one front door on :54321, standing in for Supabase's Kong: CORS, the apikey check, and a
- * route per service. REST is proxied to PostgREST as a raw stream (the cheapest path); functions
- * are handed to the functions router in-process, which proxies them to the function's process,
- * so a function call costs one HTTP hop; auth and storage are in-process fetch handlers.
+ * route per service. Most REST requests do not reach this server: the front relays them at the
+ * byte level (rest-relay.ts, applying restRelayRules below) until a connection asks for anything
+ * else; the rest are proxied here to PostgREST as a raw stream (proxy.ts). Functions are handed
+ * to the functions router in-process, which proxies them to the function's process, so a
+ * function call costs one HTTP hop; auth and storage are in-process fetch handlers.
  *
  * Short links mostly never reach this server: its socket is the front's (gateway-front.ts), which
  * reads the first request head of each connection and relays a connection that begins with a
@@ -141,13 +145,111 @@ function functionHeaders(rawHeaders: string[], client: string): string[] {
   ]);
 }
 
-const badGateway = (res: http.ServerResponse) => () =>
-  reply(res, 502, { message: 'An invalid response was received from the upstream server' });
+const badGateway = (res: http.ServerResponse) => () => reply(res, 502, BAD_GATEWAY);
 
 /** The path and query of an absolute-form (or `*`) request target. */
 function pathAndQuery(target: string | undefined, origin: string): string {
   const url = new URL(target ?? '/', origin);
   return `${url.pathname}${url.search}`;
+}
+
+const BAD_GATEWAY = { message: 'An invalid response was received from the upstream server' };
+
+/**
+ * A request target the WHATWG URL parser leaves as it is (no dot segments, percent escapes or
+ * characters it would escape in the path; none it would escape in the query), under /rest/v1:
+ * its PostgREST path is a slice. Any other target is parsed as the HTTP server's path does it.
+ */
+const PLAIN_REST_TARGET =
+  /^\/rest\/v1(?:\/[\w\-~!$&()*+,;=:@/]*)?(?:\?[\w\-.~!$&()*+,;=:@/?%{}|^`[\]]*)?$/;
+
+/** PostgREST's path and query for a /rest/v1 target, and its `apikey` query parameter. */
+function restTarget(
+  target: string,
+  origin: string,
+): { path: string; queryKey: string | null } | undefined {
+  if (PLAIN_REST_TARGET.test(target)) {
+    const question = target.indexOf('?');
+    const pathname = question < 0 ? target : target.slice(0, question);
+    const search = question < 0 || question === target.length - 1 ? '' : target.slice(question);
+    return {
+      path: `${pathname.slice('/rest/v1'.length) || '/'}${search}`,
+      queryKey: search.includes('apikey') ? new URLSearchParams(search).get('apikey') : null,
+    };
+  }
+  const url = new URL(target, origin);
+  const [, area, version] = url.pathname.split('/');
+  if (area !== 'rest' || version !== 'v1') return undefined;
+  return {
+    path: `${url.pathname.slice('/rest/v1'.length) || '/'}${url.search}`,
+    queryKey: url.searchParams.get('apikey'),
+  };
+}
+
+const RELAYED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * The gateway's REST rules for the byte-level relay (rest-relay.ts), the same as its HTTP path
+ * applies below: a request is relayed only when this server would proxy it to PostgREST as it is
+ * (a known apikey, not a short domain's Host, no preflight, upgrade, 100-continue or
+ * `Connection: close`); anything else, 401s included, is left to this server.
+ */
+export function restRelayRules(config: StackConfig, services: GatewayServices): RestRules {
+  const origin = `http://127.0.0.1:${config.gatewayPort}`;
+  const validKeys = new Set([config.anonKey, config.serviceRoleKey]);
+  const resolveClient = clientResolver(parseTrustedProxies(config.trustedProxies.join(',')));
+  const isShortDomain = services.functions ? services.isShortDomain : undefined;
+  const badGatewayBody = Buffer.from(JSON.stringify(BAD_GATEWAY));
+  const badGatewayFields = ['content-type', 'application/json', ...CORS_HEADER_LIST];
+  return {
+    request({ method, target, fields }: RequestHead, peer: string) {
+      if (!RELAYED_METHODS.has(method)) return undefined;
+      let host: string | undefined;
+      let apiKey: string | undefined;
+      let forwardedFor: string | undefined;
+      for (let i = 0; i < fields.length; i += 2) {
+        const name = fields[i]!.toLowerCase();
+        const value = fields[i + 1]!;
+        if (name === 'host') {
+          if (host !== undefined) return undefined;
+          host = value;
+        } else if (name === 'apikey') {
+          if (apiKey !== undefined) return undefined;
+          apiKey = value;
+        } else if (name === 'x-forwarded-for')
+          // As Node joins repeated X-Forwarded-For fields.
+          forwardedFor = forwardedFor === undefined ? value : `${forwardedFor}, ${value}`;
+        else if (name === 'expect' || name === 'upgrade') return undefined;
+        else if (
+          name === 'connection' &&
+          /(?:^|,)[ \t]*(?:close|upgrade)[ \t]*(?:,|$)/i.test(value)
+        )
+          return undefined;
+      }
+      if (host === undefined) return undefined;
+      if (isShortDomain?.(host.replace(/:\d+$/, '').toLowerCase())) return undefined;
+      const rest = restTarget(target, origin);
+      if (!rest) return undefined;
+      apiKey ??= rest.queryKey ?? undefined;
+      if (!apiKey || !validKeys.has(apiKey)) return undefined;
+      const headers = restHeaders(fields, apiKey, resolveClient(peer, forwardedFor));
+      let head = `${method} ${rest.path} HTTP/1.1\r\n`;
+      for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+      return `${head}\r\n`;
+    },
+    response: (fields) => withCors(forwardHeaders(fields)),
+    badGateway: () => ({
+      line: 'HTTP/1.1 502 Bad Gateway',
+      fields: [
+        ...badGatewayFields,
+        'Date',
+        new Date().toUTCString(),
+        'Content-Length',
+        String(badGatewayBody.length),
+      ],
+      body: badGatewayBody,
+    }),
+  };
 }
 
 export function createGateway(config: StackConfig, services: GatewayServices): http.Server {

@@ -13,8 +13,15 @@ import { databaseUrl, gatewayUrl, mailboxUrl, type StackConfig } from './config.
 import { drainable } from './drain.ts';
 import { startFunctions } from './functions.ts';
 import { setUpExtensions } from './extensions.ts';
-import { createGateway, listen, SHORT_DOMAIN_FUNCTION } from './gateway.ts';
+import {
+  createGateway,
+  listen,
+  restRelayRules,
+  SHORT_DOMAIN_FUNCTION,
+  type GatewayServices,
+} from './gateway.ts';
 import { createGatewayFront } from './gateway-front.ts';
+import { createRestRelay } from './rest-relay.ts';
 import { serveWebRequest } from './http.ts';
 import { Mailbox } from './mail.ts';
 import { migrate, type MigrationReport } from './migrate.ts';
@@ -232,7 +239,7 @@ export async function startStack(
     });
 
     const isShortDomain = (host: string) => shortDomains.has(host);
-    const gateway = createGateway(config, {
+    const services: GatewayServices = {
       auth: createAuthService({ config, pool: authPool, mailer: mailbox }),
       storage: createStorageService({
         config,
@@ -247,18 +254,25 @@ export async function startStack(
       dns: createDnsSandboxApi(zones, config.serviceRoleKey),
       registrar: registrar.handler,
       samlIdp,
+    };
+    const gateway = createGateway(config, services);
+    const restRelay = createRestRelay({
+      rules: restRelayRules(config, services),
+      port: config.postgrestPort,
+      idleTimeoutMs: gateway.keepAliveTimeout,
     });
     const front = createGatewayFront(gateway, {
       isShortDomain,
       relay: (client, head) => functions.relay(SHORT_DOMAIN_FUNCTION, client, head),
+      rest: (client, read, toGateway) => restRelay.take(client, read, toGateway),
     });
     const drainGateway = drainable(gateway);
     await listen(front, config.gatewayPort);
-    // Relayed connections are not the gateway's to drain: they end when `r` stops (after this),
-    // its relay shim answering what is in flight on them first (functions/relay-shim.js).
-    stops.push((deadline) => {
+    // Short-link connections are not the gateway's to drain: they end when `r` stops (after
+    // this), its relay shim answering what is in flight on them first (functions/relay-shim.js).
+    stops.push(async (deadline) => {
       front.close();
-      return drainGateway(deadline);
+      await Promise.all([drainGateway(deadline), restRelay.drain(deadline)]);
     });
 
     const env: StackEnv = {
