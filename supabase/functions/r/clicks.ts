@@ -139,10 +139,11 @@ export class ClickRows {
 
   /** The batch's columns, as app.record_clicks takes them. */
   async columns(batch: readonly CapturedClick[]): Promise<ClickColumns> {
-    const visitors = batch.map((click) => this.#visitor(click));
-    // Only visitors not located yet are waited for (one await for all of them).
-    if (visitors.some((visitor) => visitor instanceof Promise))
-      await Promise.all(visitors.filter((visitor) => visitor instanceof Promise));
+    const pending = batch.map((click) => this.#visitor(click));
+    // Only a batch with visitors not located yet waits, once for all of them.
+    const visitors = pending.some((visitor) => visitor instanceof Promise)
+      ? await Promise.all(pending)
+      : (pending as Visitor[]);
     const n = batch.length;
     const times = new Array<string>(n);
     const aliasIds = new Array<string>(n);
@@ -158,8 +159,7 @@ export class ClickRows {
     for (let index = 0; index < n; index++) {
       const click = batch[index] as CapturedClick;
       const agent = this.#agents.get(click.userAgent, parseUserAgent);
-      let visitor = visitors[index] as Visitor | Promise<Visitor>;
-      if (visitor instanceof Promise) visitor = (await visitor) as Visitor;
+      const visitor = visitors[index] as Visitor;
       times[index] = this.#time(click.at);
       aliasIds[index] = click.aliasId;
       routeIds[index] = click.routeId;
