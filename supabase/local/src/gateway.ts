@@ -186,6 +186,18 @@ function restTarget(
   };
 }
 
+/**
+ * What the gateway's HTTP server and its byte-level REST relay both judge by, built once for
+ * each from the config: its own origin, the keys it takes, and who the client is.
+ */
+function gatewayBasics(config: StackConfig) {
+  return {
+    origin: `http://127.0.0.1:${config.gatewayPort}`,
+    validKeys: new Set([config.anonKey, config.serviceRoleKey]),
+    resolveClient: clientResolver(parseTrustedProxies(config.trustedProxies.join(','))),
+  };
+}
+
 const RELAYED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
@@ -195,9 +207,7 @@ const RELAYED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'
  * `Connection: close`); anything else, 401s included, is left to this server.
  */
 export function restRelayRules(config: StackConfig, services: GatewayServices): RestRules {
-  const origin = `http://127.0.0.1:${config.gatewayPort}`;
-  const validKeys = new Set([config.anonKey, config.serviceRoleKey]);
-  const resolveClient = clientResolver(parseTrustedProxies(config.trustedProxies.join(',')));
+  const { origin, validKeys, resolveClient } = gatewayBasics(config);
   const isShortDomain = services.functions ? services.isShortDomain : undefined;
   const badGatewayBody = Buffer.from(JSON.stringify(BAD_GATEWAY));
   const badGatewayFields = ['content-type', 'application/json', ...CORS_HEADER_LIST];
@@ -253,9 +263,7 @@ export function restRelayRules(config: StackConfig, services: GatewayServices): 
 }
 
 export function createGateway(config: StackConfig, services: GatewayServices): http.Server {
-  const origin = `http://127.0.0.1:${config.gatewayPort}`;
-  const validKeys = new Set([config.anonKey, config.serviceRoleKey]);
-  const resolveClient = clientResolver(parseTrustedProxies(config.trustedProxies.join(',')));
+  const { origin, validKeys, resolveClient } = gatewayBasics(config);
   const clientOf = (req: http.IncomingMessage) =>
     resolveClient(req.socket.remoteAddress ?? '', req.headers['x-forwarded-for']);
 
