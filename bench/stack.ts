@@ -1,11 +1,13 @@
 /**
  * Local stack benchmark: how long `stack:up` takes to serve (fresh and existing state), how long a
  * password login round trip takes through supabase-js, and what the gateway costs PostgREST: the
- * same single-row read straight to PostgREST and through the gateway, in many short rounds, the
- * order reversed every round, its overhead the median of the rounds' (1 - gateway/direct
- * throughput), beside the CPU each part spends per request (the gateway's Node process,
- * PostgREST, Postgres, the load generator) and the share of a request's CPU the gateway adds (the
- * steadier figure on a shared machine). Prints its figures; it is not a timed test.
+ * same single-row read straight to PostgREST, through the gateway, and through a bare Node socket
+ * pipe (bench/support/socket-pipe.ts: the floor for any gateway written in Node, which parses
+ * and rewrites nothing), in many short rounds, the order reversed every round, each overhead the
+ * median of the rounds' (1 - proxied/direct throughput), beside the CPU each part spends per
+ * request (the proxy's Node process, PostgREST, Postgres, the load generator) and the share of a
+ * request's CPU the proxy adds (the steadier figure on a shared machine). Prints its figures; it
+ * is not a timed test.
  *
  *   npm run bench:stack
  *   npm run bench:stack -- --rest                  only the REST figures (a stack without seed)
@@ -19,7 +21,7 @@
  * in a child process so that the load generator here does not share the gateway's event loop,
  * and stops it at the end. Load goes to 127.0.0.1 only, for a bounded time.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -140,7 +142,7 @@ async function benchLogin(env: StackEnv): Promise<LoginFigures> {
 /** A process group whose CPU a phase is charged with. */
 type Part = 'gateway' | 'postgrest' | 'postgres' | 'load';
 const PARTS: readonly { part: Part; title: string }[] = [
-  { part: 'gateway', title: 'gateway (stack Node)' },
+  { part: 'gateway', title: 'proxy (Node)' },
   { part: 'postgrest', title: 'PostgREST' },
   { part: 'postgres', title: 'Postgres' },
   { part: 'load', title: 'load generator' },
@@ -159,6 +161,8 @@ interface RestTarget {
   label: string;
   url: string;
   headers: Record<string, string>;
+  /** The Node process between the load and PostgREST, if any (charged as 'gateway'). */
+  proxyPid?: number;
   phases: PhaseFigures[];
 }
 
@@ -174,19 +178,21 @@ interface PhaseFigures {
 /** Starts a CPU reading of one stack's parts; calling what it returns gives the CPU since. */
 type CpuMeter = () => () => Record<Part, number>;
 
-async function cpuMeter(stack: BenchStack, db: pg.Client): Promise<CpuMeter> {
+async function cpuMeter(
+  stack: BenchStack,
+  db: pg.Client,
+): Promise<(proxyPid?: number) => CpuMeter> {
   const postgres = await PostgresCpu.of(db);
   const postgrestPid = Number(fs.readFileSync(postgrestPidFile(stack.config), 'utf8'));
-  const stackPid = stack.process.child.pid;
-  return () => {
-    const gateway = processCpuNs(stackPid);
+  return (proxyPid) => () => {
+    const gateway = processCpuNs(proxyPid);
     const postgrest = processCpuNs(postgrestPid);
     const postgresStart = postgres.sample();
     // Last in, first out: reading /proc costs the bench, not the phase.
     const load = ownCpuNs();
     return () => ({
       load: ownCpuNs() - load,
-      gateway: processCpuNs(stackPid) - gateway,
+      gateway: processCpuNs(proxyPid) - gateway,
       postgrest: processCpuNs(postgrestPid) - postgrest,
       postgres: postgres.since(postgresStart),
     });
@@ -230,8 +236,16 @@ async function createBenchTable(
   };
 }
 
-/** The same single-row read, straight to PostgREST and through the gateway, as supabase-js asks. */
-function restTargets(stack: BenchStack, env: StackEnv, table: string): RestTarget[] {
+/**
+ * The same single-row read, straight to PostgREST, through the gateway as supabase-js asks, and
+ * through the bare pipe (the first is the one the others are compared with).
+ */
+function restTargets(
+  stack: BenchStack,
+  env: StackEnv,
+  table: string,
+  pipe: SocketPipe,
+): RestTarget[] {
   const query = `/${table}?select=id,slug,target_url&slug=eq.slug-500`;
   // What supabase-js sends through the gateway, and what the gateway forwards to PostgREST.
   const viaGateway = {
@@ -252,9 +266,45 @@ function restTargets(stack: BenchStack, env: StackEnv, table: string): RestTarge
       label: 'through the gateway',
       url: `${env.SUPABASE_URL}/rest/v1${query}`,
       headers: viaGateway,
+      proxyPid: stack.process.child.pid,
+      phases: [],
+    },
+    {
+      stack,
+      label: 'through a bare pipe',
+      url: `http://127.0.0.1:${pipe.port}${query}`,
+      headers: direct,
+      proxyPid: pipe.child.pid,
       phases: [],
     },
   ];
+}
+
+/** A bare socket pipe to one stack's PostgREST, as its own process. */
+interface SocketPipe {
+  port: number;
+  child: ChildProcess;
+}
+
+async function startSocketPipe(stack: BenchStack): Promise<SocketPipe> {
+  // Clear of the stack's own ports (the gateway's + 0 to + 13).
+  const port = stack.config.gatewayPort + 30;
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(REPO_ROOT, 'bench', 'support', 'socket-pipe.ts'),
+      String(port),
+      String(stack.config.postgrestPort),
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the socket pipe exited (${code})`)));
+  });
+  return { port, child };
 }
 
 async function checkTarget(target: RestTarget): Promise<void> {
@@ -304,6 +354,7 @@ const rate = (phase: PhaseFigures) => phase.requests / phase.seconds;
  */
 async function benchRest(stacks: BenchStack[]): Promise<RestTarget[]> {
   const tables: { drop: () => Promise<void> }[] = [];
+  const pipes: SocketPipe[] = [];
   try {
     const targets: RestTarget[] = [];
     const meters = new Map<RestTarget, CpuMeter>();
@@ -311,10 +362,12 @@ async function benchRest(stacks: BenchStack[]): Promise<RestTarget[]> {
       const env = stackEnvOf(stack.config);
       const { table, db, drop } = await createBenchTable(env);
       tables.push({ drop });
-      const meter = await cpuMeter(stack, db);
-      for (const target of restTargets(stack, env, table)) {
+      const meterOf = await cpuMeter(stack, db);
+      const pipe = await startSocketPipe(stack);
+      pipes.push(pipe);
+      for (const target of restTargets(stack, env, table, pipe)) {
         await checkTarget(target);
-        meters.set(target, meter);
+        meters.set(target, meterOf(target.proxyPid));
         targets.push(target);
       }
     }
@@ -325,55 +378,69 @@ async function benchRest(stacks: BenchStack[]): Promise<RestTarget[]> {
     }
     return targets;
   } finally {
+    for (const pipe of pipes) pipe.child.kill();
     for (const table of tables) await table.drop();
   }
 }
 
 const thousands = (value: number) => Math.round(value).toLocaleString('en');
 
+/** Per part, the CPU one request of `target` cost, in µs. */
+function cpuPerRequest(target: RestTarget): number[] {
+  const requests = target.phases.reduce((sum, phase) => sum + phase.requests, 0);
+  return PARTS.map(
+    ({ part }) =>
+      target.phases.reduce((sum, phase) => sum + phase.cpuNs[part], 0) / 1000 / requests,
+  );
+}
+
+/** `proxied`'s overhead against `direct`, by rate and by CPU. */
+function describeOverhead(direct: RestTarget, proxied: RestTarget, judged: boolean): string[] {
+  const overheads = direct.phases
+    .map((phase, round) => (1 - rate(proxied.phases[round]!) / rate(phase)) * 100)
+    .sort((a, b) => a - b);
+  const overhead = median(overheads);
+  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+  const added = sum(cpuPerRequest(proxied)) - sum(cpuPerRequest(direct));
+  const name = proxied.label.replace(/^through /, '');
+  return [
+    `    ${`overhead of ${name}`.padEnd(32)} ${overhead.toFixed(1).padStart(5)} %   median of ${overheads.length} rounds' (1 - proxied/direct), quartiles ${percentile(overheads, 0.25).toFixed(1)} .. ${percentile(overheads, 0.75).toFixed(1)} %${judged ? `; target < ${TARGETS.gatewayOverheadPercent} %: ${verdict(overhead < TARGETS.gatewayOverheadPercent)}` : ''}`,
+    // The machine is CPU-bound under this load, so the CPU a request costs in all is what its
+    // rate follows; steadier than the rate when other work comes and goes.
+    `    ${`CPU ${name} adds`.padEnd(32)} ${added.toFixed(1).padStart(5)} µs  ${((added / (added + sum(cpuPerRequest(direct)))) * 100).toFixed(1)} % of a request's CPU through it (the overhead its rate would show on a machine doing nothing else)`,
+  ];
+}
+
 function describeRest(targets: RestTarget[]): string[] {
   const lines: string[] = [];
-  for (const stack of new Set(targets.map((target) => target.stack))) {
-    const [direct, gateway] = targets.filter((target) => target.stack === stack) as [
+  const stacks = new Set(targets.map((target) => target.stack));
+  for (const stack of stacks) {
+    const [direct, gateway, pipe] = targets.filter((target) => target.stack === stack) as [
+      RestTarget,
       RestTarget,
       RestTarget,
     ];
-    if (targets.length > 2) lines.push(`  ${stack.name}:`);
-    for (const target of [direct, gateway]) {
+    if (stacks.size > 1) lines.push(`  ${stack.name}:`);
+    for (const target of [direct, gateway, pipe]) {
       const failures = target.phases.reduce((sum, phase) => sum + phase.failures, 0);
       lines.push(
         `    ${target.label.padEnd(22)} ${thousands(median(target.phases.map(rate))).padStart(7)} req/s (median round)   latency p50 ${median(target.phases.map((p) => p.p50))} ms, p99 ${median(target.phases.map((p) => p.p99))} ms${failures > 0 ? `, ${failures} FAILED` : ''}`,
       );
     }
-    const overheads = direct.phases
-      .map((phase, round) => (1 - rate(gateway.phases[round]!) / rate(phase)) * 100)
-      .sort((a, b) => a - b);
-    const overhead = median(overheads);
     lines.push(
-      `    gateway overhead       ${overhead.toFixed(1).padStart(7)} %       median of ${overheads.length} rounds' (1 - gateway/direct), quartiles ${percentile(overheads, 0.25).toFixed(1)} .. ${percentile(overheads, 0.75).toFixed(1)} %; target < ${TARGETS.gatewayOverheadPercent} %: ${verdict(overhead < TARGETS.gatewayOverheadPercent)}`,
+      ...describeOverhead(direct, gateway, true),
+      ...describeOverhead(direct, pipe, false),
     );
     lines.push(
-      `    CPU per request, µs    ${PARTS.map(({ title }) => title.padStart(21)).join('')}${'all four'.padStart(10)}`,
+      `    CPU per request, µs    ${PARTS.map(({ title }) => title.padStart(17)).join('')}${'all four'.padStart(10)}`,
     );
-    const totals: number[] = [];
-    for (const target of [direct, gateway]) {
-      const requests = target.phases.reduce((sum, phase) => sum + phase.requests, 0);
-      const perRequest = PARTS.map(
-        ({ part }) =>
-          target.phases.reduce((sum, phase) => sum + phase.cpuNs[part], 0) / 1000 / requests,
-      );
+    for (const target of [direct, gateway, pipe]) {
+      const perRequest = cpuPerRequest(target);
       const total = perRequest.reduce((sum, value) => sum + value, 0);
-      totals.push(total);
       lines.push(
-        `      ${target.label.padEnd(20)} ${perRequest.map((value) => value.toFixed(1).padStart(21)).join('')}${total.toFixed(1).padStart(10)}`,
+        `      ${target.label.padEnd(20)} ${perRequest.map((value) => value.toFixed(1).padStart(17)).join('')}${total.toFixed(1).padStart(10)}`,
       );
     }
-    // The machine is CPU-bound under this load, so the CPU a request costs in all is what its
-    // rate follows; steadier than the rate when other work comes and goes.
-    const [directCpu, gatewayCpu] = totals as [number, number];
-    lines.push(
-      `    CPU the gateway adds   ${(gatewayCpu - directCpu).toFixed(1).padStart(7)} µs      ${(((gatewayCpu - directCpu) / gatewayCpu) * 100).toFixed(1)} % of a request's CPU through it (the overhead its rate would show on a machine doing nothing else)`,
-    );
   }
   return lines;
 }
