@@ -1,13 +1,13 @@
 /**
  * Local stack benchmark: how long `stack:up` takes to serve (fresh and existing state), how long a
  * password login round trip takes through supabase-js, and what the gateway costs PostgREST: the
- * same single-row read straight to PostgREST, through the gateway, and through a bare Node socket
- * pipe (bench/support/socket-pipe.ts: the floor for any gateway written in Node, which parses
- * and rewrites nothing), in many short rounds, the order reversed every round, each overhead the
- * median of the rounds' (1 - proxied/direct throughput), beside the CPU each part spends per
- * request (the proxy's Node process, PostgREST, Postgres, the load generator) and the share of a
- * request's CPU the proxy adds (the steadier figure on a shared machine). Prints its figures; it
- * is not a timed test.
+ * same single-row read straight to PostgREST, through the gateway, and through proxies that do
+ * less (bench/support/floor-proxies.ts: a bare Node socket pipe, and HAProxy when installed: what
+ * one proxy hop costs here, whatever runs it), in many short rounds, the order reversed every
+ * round, each overhead the median of the rounds' (1 - proxied/direct throughput), beside the CPU
+ * each part spends per request (the proxy's Node process, PostgREST, Postgres, the load
+ * generator) and the share of a request's CPU the proxy adds (the steadier figure on a shared
+ * machine). Prints its figures; it is not a timed test.
  *
  *   npm run bench:stack
  *   npm run bench:stack -- --rest                  only the REST figures (a stack without seed)
@@ -21,7 +21,7 @@
  * in a child process so that the load generator here does not share the gateway's event loop,
  * and stops it at the end. Load goes to 127.0.0.1 only, for a bounded time.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -34,6 +34,7 @@ import { REPO_ROOT, loadConfig, type StackConfig } from '../supabase/local/src/c
 import { postgrestPidFile } from '../supabase/local/src/postgrest.ts';
 import type { StackEnv } from '../supabase/local/src/stack.ts';
 import { PostgresCpu } from './postgres-cpu.ts';
+import { startFloorProxies, type FloorProxy } from './support/floor-proxies.ts';
 import { ownCpuNs, processCpuNs } from './support/process-cpu.ts';
 import {
   spawnStack,
@@ -238,13 +239,13 @@ async function createBenchTable(
 
 /**
  * The same single-row read, straight to PostgREST, through the gateway as supabase-js asks, and
- * through the bare pipe (the first is the one the others are compared with).
+ * through each floor proxy (the first is the one the others are compared with).
  */
 function restTargets(
   stack: BenchStack,
   env: StackEnv,
   table: string,
-  pipe: SocketPipe,
+  floors: FloorProxy[],
 ): RestTarget[] {
   const query = `/${table}?select=id,slug,target_url&slug=eq.slug-500`;
   // What supabase-js sends through the gateway, and what the gateway forwards to PostgREST.
@@ -269,42 +270,15 @@ function restTargets(
       proxyPid: stack.process.child.pid,
       phases: [],
     },
-    {
+    ...floors.map((floor) => ({
       stack,
-      label: 'through a bare pipe',
-      url: `http://127.0.0.1:${pipe.port}${query}`,
+      label: floor.label,
+      url: `http://127.0.0.1:${floor.port}${query}`,
       headers: direct,
-      proxyPid: pipe.child.pid,
+      proxyPid: floor.child.pid,
       phases: [],
-    },
+    })),
   ];
-}
-
-/** A bare socket pipe to one stack's PostgREST, as its own process. */
-interface SocketPipe {
-  port: number;
-  child: ChildProcess;
-}
-
-async function startSocketPipe(stack: BenchStack): Promise<SocketPipe> {
-  // Clear of the stack's own ports (the gateway's + 0 to + 13).
-  const port = stack.config.gatewayPort + 30;
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(REPO_ROOT, 'bench', 'support', 'socket-pipe.ts'),
-      String(port),
-      String(stack.config.postgrestPort),
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`the socket pipe exited (${code})`)));
-  });
-  return { port, child };
 }
 
 async function checkTarget(target: RestTarget): Promise<void> {
@@ -354,7 +328,7 @@ const rate = (phase: PhaseFigures) => phase.requests / phase.seconds;
  */
 async function benchRest(stacks: BenchStack[]): Promise<RestTarget[]> {
   const tables: { drop: () => Promise<void> }[] = [];
-  const pipes: SocketPipe[] = [];
+  const floors: FloorProxy[] = [];
   try {
     const targets: RestTarget[] = [];
     const meters = new Map<RestTarget, CpuMeter>();
@@ -363,9 +337,14 @@ async function benchRest(stacks: BenchStack[]): Promise<RestTarget[]> {
       const { table, db, drop } = await createBenchTable(env);
       tables.push({ drop });
       const meterOf = await cpuMeter(stack, db);
-      const pipe = await startSocketPipe(stack);
-      pipes.push(pipe);
-      for (const target of restTargets(stack, env, table, pipe)) {
+      // Clear of the stack's own ports (the gateway's + 0 to + 13).
+      const stackFloors = await startFloorProxies(
+        stack.config.gatewayPort + 30,
+        stack.config.postgrestPort,
+        stack.config.stateDir,
+      );
+      floors.push(...stackFloors);
+      for (const target of restTargets(stack, env, table, stackFloors)) {
         await checkTarget(target);
         meters.set(target, meterOf(target.proxyPid));
         targets.push(target);
@@ -378,7 +357,7 @@ async function benchRest(stacks: BenchStack[]): Promise<RestTarget[]> {
     }
     return targets;
   } finally {
-    for (const pipe of pipes) pipe.child.kill();
+    for (const floor of floors) floor.child.kill();
     for (const table of tables) await table.drop();
   }
 }
@@ -415,13 +394,13 @@ function describeRest(targets: RestTarget[]): string[] {
   const lines: string[] = [];
   const stacks = new Set(targets.map((target) => target.stack));
   for (const stack of stacks) {
-    const [direct, gateway, pipe] = targets.filter((target) => target.stack === stack) as [
+    const [direct, gateway, ...floors] = targets.filter((target) => target.stack === stack) as [
       RestTarget,
       RestTarget,
-      RestTarget,
+      ...RestTarget[],
     ];
     if (stacks.size > 1) lines.push(`  ${stack.name}:`);
-    for (const target of [direct, gateway, pipe]) {
+    for (const target of [direct, gateway, ...floors]) {
       const failures = target.phases.reduce((sum, phase) => sum + phase.failures, 0);
       lines.push(
         `    ${target.label.padEnd(22)} ${thousands(median(target.phases.map(rate))).padStart(7)} req/s (median round)   latency p50 ${median(target.phases.map((p) => p.p50))} ms, p99 ${median(target.phases.map((p) => p.p99))} ms${failures > 0 ? `, ${failures} FAILED` : ''}`,
@@ -429,12 +408,12 @@ function describeRest(targets: RestTarget[]): string[] {
     }
     lines.push(
       ...describeOverhead(direct, gateway, true),
-      ...describeOverhead(direct, pipe, false),
+      ...floors.flatMap((floor) => describeOverhead(direct, floor, false)),
     );
     lines.push(
       `    CPU per request, µs    ${PARTS.map(({ title }) => title.padStart(17)).join('')}${'all four'.padStart(10)}`,
     );
-    for (const target of [direct, gateway, pipe]) {
+    for (const target of [direct, gateway, ...floors]) {
       const perRequest = cpuPerRequest(target);
       const total = perRequest.reduce((sum, value) => sum + value, 0);
       lines.push(

@@ -26,4 +26,4 @@ net
     client.on('error', cut);
     upstream.on('error', cut);
   })
-  .listen(listenPort, '127.0.0.1', () => console.log('listening'));
+  .listen(listenPort, '127.0.0.1');
