@@ -3,7 +3,13 @@ import type net from 'node:net';
 import { clientResolver, parseTrustedProxies } from './client-address.ts';
 import type { StackConfig } from './config.ts';
 import type { FunctionsRoute } from './functions/router.ts';
-import { CORS_HEADERS, json, serveWebRequest, type WebHandler } from './http.ts';
+import {
+  CORS_ANSWER_HEADERS,
+  CORS_HEADERS,
+  json,
+  serveWebRequest,
+  type WebHandler,
+} from './http.ts';
 import type { RequestHead } from './http-framing.ts';
 import { forwardHeaders, proxy } from './proxy.ts';
 import type { RestRules } from './rest-relay.ts';
@@ -67,11 +73,12 @@ function apiKeyOf(req: http.IncomingMessage, url: URL): string | undefined {
 }
 
 function reply(res: http.ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { 'content-type': 'application/json', ...CORS_HEADERS });
+  res.writeHead(status, { 'content-type': 'application/json', ...CORS_ANSWER_HEADERS });
   res.end(JSON.stringify(body));
 }
 
-const CORS_HEADER_LIST = Object.entries(CORS_HEADERS).flat();
+const CORS_ANSWER_LIST = Object.entries(CORS_ANSWER_HEADERS).flat();
+const CORS_FULL_LIST = Object.entries(CORS_HEADERS).flat();
 
 function hasHeader(rawHeaders: string[], name: string): boolean {
   for (let i = 0; i < rawHeaders.length; i += 2) {
@@ -82,11 +89,14 @@ function hasHeader(rawHeaders: string[], name: string): boolean {
 
 const CORS_PREFIX = 'access-control-';
 
+/** A CORS field's name (lower-cased): the gateway's own take its place in every answer. */
+const isCorsField = (name: string) => name.startsWith(CORS_PREFIX);
+
 /**
  * The upstream's response headers (hop-by-hop ones already dropped by the proxy) with the
- * gateway's CORS headers in place of any of its own: one pass, as it runs on every answer.
+ * gateway's CORS headers `cors` in place of any of its own: one pass, as it runs on every answer.
  */
-function withCors(headers: string[]): string[] {
+function replaceCors(headers: string[], cors: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < headers.length; i += 2) {
     const name = headers[i]!;
@@ -97,9 +107,12 @@ function withCors(headers: string[]): string[] {
       continue;
     out.push(name, headers[i + 1]!);
   }
-  for (const entry of CORS_HEADER_LIST) out.push(entry);
+  for (const entry of cors) out.push(entry);
   return out;
 }
+
+/** An answer of the gateway's own services (REST, Auth, Storage): the CORS of an actual request. */
+const withCors = (headers: string[]) => replaceCors(headers, CORS_ANSWER_LIST);
 
 /**
  * A function's answer keeps its own CORS headers when it sends them: on Supabase, functions
@@ -108,7 +121,9 @@ function withCors(headers: string[]): string[] {
  * the function says so. Without them, the gateway's apply.
  */
 function withFunctionCors(rawHeaders: string[]): string[] {
-  return hasHeader(rawHeaders, 'access-control-allow-origin') ? rawHeaders : withCors(rawHeaders);
+  return hasHeader(rawHeaders, 'access-control-allow-origin')
+    ? rawHeaders
+    : replaceCors(rawHeaders, CORS_FULL_LIST);
 }
 
 /**
@@ -210,7 +225,7 @@ export function restRelayRules(config: StackConfig, services: GatewayServices): 
   const { origin, validKeys, resolveClient } = gatewayBasics(config);
   const isShortDomain = services.functions ? services.isShortDomain : undefined;
   const badGatewayBody = Buffer.from(JSON.stringify(BAD_GATEWAY));
-  const badGatewayFields = ['content-type', 'application/json', ...CORS_HEADER_LIST];
+  const badGatewayFields = ['content-type', 'application/json', ...CORS_ANSWER_LIST];
   return {
     request({ method, target, fields }: RequestHead, peer: string) {
       if (!RELAYED_METHODS.has(method)) return undefined;
@@ -247,7 +262,8 @@ export function restRelayRules(config: StackConfig, services: GatewayServices): 
       for (let i = 0; i < headers.length; i += 2) head += `${headers[i]}: ${headers[i + 1]}\r\n`;
       return `${head}\r\n`;
     },
-    response: (fields) => withCors(forwardHeaders(fields)),
+    withholds: isCorsField,
+    answerFields: CORS_ANSWER_LIST,
     badGateway: () => ({
       line: 'HTTP/1.1 502 Bad Gateway',
       fields: [
@@ -288,7 +304,8 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
         console.error(error);
         response = json({ message: 'Internal server error' }, 500);
       }
-      for (const [name, value] of Object.entries(CORS_HEADERS)) response.headers.set(name, value);
+      for (const [name, value] of Object.entries(CORS_ANSWER_HEADERS))
+        response.headers.set(name, value);
       return response;
     });
 
@@ -298,7 +315,7 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       // The path as the visitor sent it, as Kong passes it on: r parses it once, itself.
       const target = req.url?.startsWith('/') ? req.url : pathAndQuery(req.url, origin);
       const headers = functionHeaders(req.rawHeaders, clientOf(req));
-      services.functions(req, res, `/${SHORT_DOMAIN_FUNCTION}${target}`, headers, withCors);
+      services.functions(req, res, `/${SHORT_DOMAIN_FUNCTION}${target}`, headers, withFunctionCors);
       return;
     }
     const url = new URL(req.url ?? '/', origin);

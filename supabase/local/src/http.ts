@@ -7,13 +7,26 @@ import { Readable } from 'node:stream';
  */
 export type WebHandler = (request: Request) => Promise<Response>;
 
-export const CORS_HEADERS: Record<string, string> = {
+/**
+ * The CORS fields of an answer to an actual request: all a browser reads from one (who may read
+ * it, and which of its headers a script sees). As Kong's cors plugin answers on Supabase, whose
+ * answers carry the allowed methods, headers and max-age only on preflights.
+ */
+export const CORS_ANSWER_HEADERS: Record<string, string> = {
   'access-control-allow-origin': '*',
+  'access-control-expose-headers':
+    'content-range, content-location, content-type, x-total-count, link, preference-applied, location, etag, x-supabase-api-version',
+};
+
+/**
+ * Every CORS field: a preflight's answer, and a function's answer that has none of its own (a
+ * function may answer its own preflights, so its answers keep the whole set).
+ */
+export const CORS_HEADERS: Record<string, string> = {
+  ...CORS_ANSWER_HEADERS,
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD',
   'access-control-allow-headers':
     'authorization, x-client-info, apikey, content-type, content-profile, accept-profile, prefer, range, range-unit, x-upsert, cache-control, x-supabase-api-version, x-region, x-ajax-request, x-fingerprint, accept',
-  'access-control-expose-headers':
-    'content-range, content-location, content-type, x-total-count, link, preference-applied, location, etag, x-supabase-api-version',
   'access-control-max-age': '86400',
 };
 

@@ -30,6 +30,9 @@ const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
+/** A field only the next hop reads (`name` lower-cased): a proxy never passes it on. */
+export const isHopByHop = (name: string) => HOP_BY_HOP.has(name);
+
 /** The names the message's Connection header lists, lower-cased (usually none). */
 function connectionOptions(rawHeaders: readonly string[]): Set<string> | undefined {
   let named: Set<string> | undefined;

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from './config.ts';
 import { createGatewayFront } from './gateway-front.ts';
 import { createGateway, notImplemented, restRelayRules } from './gateway.ts';
-import { CORS_HEADERS } from './http.ts';
+import { CORS_ANSWER_HEADERS } from './http.ts';
 import { parseRequestHead } from './http-framing.ts';
 import { createRestRelay, type RestRelay } from './rest-relay.ts';
 
@@ -124,25 +124,11 @@ describe('REST rules on a raw head', () => {
       expect(rules.request(head(text), '127.0.0.1'), JSON.stringify(text)).toBeUndefined();
   });
 
-  it("puts the gateway's CORS in place of PostgREST's and drops hop-by-hop fields", () => {
-    expect(
-      rules.response([
-        'Transfer-Encoding',
-        'chunked',
-        'Access-Control-Allow-Origin',
-        'https://x.test',
-        'Connection',
-        'keep-alive',
-        'Content-Range',
-        '0-0/*',
-      ]),
-    ).toEqual([
-      'Transfer-Encoding',
-      'chunked',
-      'Content-Range',
-      '0-0/*',
-      ...Object.entries(CORS_HEADERS).flat(),
-    ]);
+  it("withholds PostgREST's CORS fields, the gateway's own going after its answer's", () => {
+    expect(rules.withholds('access-control-allow-origin')).toBe(true);
+    expect(rules.withholds('access-control-expose-headers')).toBe(true);
+    expect(rules.withholds('content-range')).toBe(false);
+    expect(rules.answerFields).toEqual(Object.entries(CORS_ANSWER_HEADERS).flat());
   });
 });
 
@@ -335,6 +321,65 @@ describe('REST relay', () => {
   });
 });
 
+describe('REST relay, answers written as PostgREST writes them', () => {
+  // PostgREST (Warp) writes no Connection field: its head goes on as it came, the gateway's
+  // fields after it. (Node's server, the stand-in above, always writes one.)
+  const WARP_HEAD =
+    'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nDate: Fri, 27 Nov 2026 20:00:00 GMT\r\n' +
+    'Server: postgrest/12.0.2\r\nContent-Range: 0-0/*\r\nContent-Type: application/json; charset=utf-8\r\n';
+  const BODY = '2\r\n[]\r\n0\r\n\r\n';
+  const postgrest = net.createServer((socket) => {
+    let pending = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => {
+      pending += chunk;
+      for (let end = pending.indexOf('\r\n\r\n'); end >= 0; end = pending.indexOf('\r\n\r\n')) {
+        pending = pending.slice(end + 4);
+        socket.write(`${WARP_HEAD}\r\n${BODY}`, 'latin1');
+      }
+    });
+  });
+
+  it('passes the head on byte for byte, with the CORS of an answer and the keep-alive after it', async () => {
+    await new Promise<void>((resolve) => postgrest.listen(0, '127.0.0.1', resolve));
+    const relay = createRestRelay({
+      rules,
+      port: (postgrest.address() as net.AddressInfo).port,
+      idleTimeoutMs: 5_000,
+    });
+    const front = createGatewayFront(http.createServer(), {
+      isShortDomain: () => false,
+      relay: async () => false,
+      rest: (client, read, toGateway) => relay.take(client, read, toGateway),
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const socket = net.connect((front.address() as net.AddressInfo).port, '127.0.0.1');
+    const request = `GET /rest/v1/t HTTP/1.1\r\nHost: a\r\napikey: ${KEY}\r\n\r\n`;
+    const expected =
+      WARP_HEAD +
+      'access-control-allow-origin: *\r\n' +
+      `access-control-expose-headers: ${CORS_ANSWER_HEADERS['access-control-expose-headers']}\r\n` +
+      'Connection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n' +
+      BODY;
+    let text = '';
+    socket.setEncoding('latin1');
+    await new Promise<void>((resolve, reject) => {
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.length >= expected.length * 2) resolve();
+      });
+      socket.on('error', reject);
+      // Pipelined: the second waits in the relay for the first's answer.
+      socket.write(request + request, 'latin1');
+    });
+    expect(text).toBe(expected + expected);
+    socket.destroy();
+    await relay.drain(Date.now());
+    front.close();
+    postgrest.close();
+  });
+});
+
 describe('REST relay to a PostgREST that is not running', () => {
   it('answers 502 as the HTTP path does', async () => {
     const closed = net.createServer();
@@ -360,7 +405,7 @@ describe('REST relay to a PostgREST that is not running', () => {
       return {
         status: response.status,
         type: response.headers.get('content-type'),
-        cors: response.headers.get('access-control-allow-headers'),
+        cors: response.headers.get('access-control-allow-origin'),
         body: await response.json(),
       };
     };
@@ -370,7 +415,7 @@ describe('REST relay to a PostgREST that is not running', () => {
     expect(relayed).toEqual({
       status: 502,
       type: 'application/json',
-      cors: CORS_HEADERS['access-control-allow-headers'],
+      cors: '*',
       body: { message: 'An invalid response was received from the upstream server' },
     });
     expect(proxied).toEqual(relayed);

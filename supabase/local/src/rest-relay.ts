@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { forwardHeaders, isHopByHop } from './proxy.ts';
 import {
   BodyFraming,
   fieldValues,
@@ -31,8 +32,13 @@ export interface RestRules {
    * the gateway's HTTP server is to answer it.
    */
   request(head: RequestHead, peer: string): string | undefined;
-  /** The fields of PostgREST's answer as the client is to get them. */
-  response(fields: string[]): string[];
+  /**
+   * Whether a field of PostgREST's answer (`name` lower-cased) is withheld from the client,
+   * beside the hop-by-hop ones no proxy passes on.
+   */
+  withholds(name: string): boolean;
+  /** The fields every answer gets after PostgREST's own (flat [name, value, …] list). */
+  answerFields: readonly string[];
   /** The answer for an upstream that failed before answering (as the gateway's 502). */
   badGateway(): { line: string; fields: string[]; body: Buffer };
 }
@@ -69,13 +75,36 @@ const ANSWER_READ_SIZE = 16 * 1024;
 /** A head and body this short go to the client as one copied buffer. */
 const SMALL_ANSWER = 16 * 1024;
 const EMPTY = Buffer.alloc(0);
+const CLOSE_END = 'Connection: close\r\n\r\n';
+
+/** How an answer's head ends, after PostgREST's fields: the gateway's, then the connection's. */
+interface HeadEnds {
+  /** The end of a head that keeps the connection open, as Node's server writes it. */
+  keepAlive: string;
+  /** The same after PostgREST's own head (its fields kept as they came), as bytes. */
+  keptAnswerKeepAlive: Buffer;
+  keptAnswerClose: Buffer;
+}
+
+function headEnds(options: RestRelayOptions): HeadEnds {
+  const keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(options.idleTimeoutMs / 1000)}\r\n\r\n`;
+  let added = '\r\n';
+  const fields = options.rules.answerFields;
+  for (let i = 0; i < fields.length; i += 2) added += `${fields[i]}: ${fields[i + 1]}\r\n`;
+  return {
+    keepAlive,
+    keptAnswerKeepAlive: Buffer.from(`${added}${keepAlive}`, 'latin1'),
+    keptAnswerClose: Buffer.from(`${added}${CLOSE_END}`, 'latin1'),
+  };
+}
 
 export function createRestRelay(options: RestRelayOptions): RestRelay {
   const connections = new Set<RestConnection>();
+  const ends = headEnds(options);
   let draining = false;
   return {
     take(client, read, handOver) {
-      const connection = new RestConnection(client, options, handOver, () =>
+      const connection = new RestConnection(client, options, ends, handOver, () =>
         connections.delete(connection),
       );
       connections.add(connection);
@@ -92,14 +121,19 @@ export function createRestRelay(options: RestRelayOptions): RestRelay {
   };
 }
 
+function totalLength(buffers: readonly Buffer[]): number {
+  let length = 0;
+  for (const buffer of buffers) length += buffer.length;
+  return length;
+}
+
 class RestConnection {
   readonly #client: net.Socket;
   readonly #options: RestRelayOptions;
   readonly #handOver: HandOver;
   readonly #forget: () => void;
   readonly #peer: string;
-  /** The end of a head that keeps the connection open, as Node's server writes it. */
-  readonly #keepAlive: string;
+  readonly #ends: HeadEnds;
   /** Client bytes read and not yet sent on. */
   #inbox: Buffer = EMPTY;
   /** The body of the request being sent on, until it is all sent. */
@@ -125,15 +159,16 @@ class RestConnection {
   constructor(
     client: net.Socket,
     options: RestRelayOptions,
+    ends: HeadEnds,
     handOver: HandOver,
     forget: () => void,
   ) {
     this.#client = client;
     this.#options = options;
+    this.#ends = ends;
     this.#handOver = handOver;
     this.#forget = forget;
     this.#peer = client.remoteAddress ?? '';
-    this.#keepAlive = `Connection: keep-alive\r\nKeep-Alive: timeout=${Math.floor(options.idleTimeoutMs / 1000)}\r\n\r\n`;
   }
 
   start(read: Buffer): void {
@@ -302,6 +337,7 @@ class RestConnection {
           this.#answerHead = Buffer.from(data.subarray(at));
           break;
         }
+        const headStart = at;
         const head = parseResponseHead(data.toString('latin1', at, end));
         const framing = head && responseBody(head.fields, head.status, this.#awaiting);
         at = end + HEAD_END.length;
@@ -312,7 +348,7 @@ class RestConnection {
           /(?:^|,)[ \t]*close[ \t]*(?:,|$)/i.test(value),
         );
         if (framing.untilClose) this.#closeAfter = true;
-        out.push(this.#answerHeadBytes(head.line, head.fields));
+        this.#putAnswerHead(out, head.line, head.fields, data.subarray(headStart, end));
         this.#answerBody = framing;
       }
       const taken = this.#answerBody.take(data, at);
@@ -336,18 +372,29 @@ class RestConnection {
     return this.#flush(out);
   }
 
-  #answerHeadBytes(line: string, fields: string[]): Buffer {
-    return this.#headBytes(line, this.#options.rules.response(fields));
+  /**
+   * The answer's head for the client: PostgREST's bytes as they came (`raw`, without the blank
+   * line) and the gateway's fields after them when it keeps every field of PostgREST's, as it
+   * does on almost every answer; else the head rebuilt without the fields it withholds.
+   */
+  #putAnswerHead(out: Buffer[], line: string, fields: string[], raw: Buffer): void {
+    const rules = this.#options.rules;
+    for (let i = 0; i < fields.length; i += 2) {
+      const name = fields[i]!.toLowerCase();
+      if (isHopByHop(name) || rules.withholds(name)) {
+        const kept = forwardHeaders(fields, (lower) => rules.withholds(lower), rules.answerFields);
+        out.push(this.#headBytes(line, kept));
+        return;
+      }
+    }
+    out.push(raw, this.#closeAfter ? this.#ends.keptAnswerClose : this.#ends.keptAnswerKeepAlive);
   }
 
   /** An answer's head for the client, saying whether the connection stays open after it. */
   #headBytes(line: string, fields: string[]): Buffer {
     let text = `${line}\r\n`;
     for (let i = 0; i < fields.length; i += 2) text += `${fields[i]}: ${fields[i + 1]}\r\n`;
-    return Buffer.from(
-      `${text}${this.#closeAfter ? 'Connection: close\r\n\r\n' : this.#keepAlive}`,
-      'latin1',
-    );
+    return Buffer.from(`${text}${this.#closeAfter ? CLOSE_END : this.#ends.keepAlive}`, 'latin1');
   }
 
   /**
@@ -358,7 +405,7 @@ class RestConnection {
     if (out.length === 0) return true;
     const client = this.#client;
     if (out.length === 1) client.write(out[0]!);
-    else if (out.length === 2 && out[0]!.length + out[1]!.length <= SMALL_ANSWER)
+    else if (totalLength(out) <= SMALL_ANSWER)
       // A head and a short body in one write: a copy costs less than writev's machinery.
       client.write(Buffer.concat(out));
     else {
