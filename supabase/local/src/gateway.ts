@@ -115,6 +115,12 @@ function replaceCors(headers: string[], cors: readonly string[]): string[] {
 const withCors = (headers: string[]) => replaceCors(headers, CORS_ANSWER_LIST);
 
 /**
+ * A short link's answer: the whole set in place of any of `r`'s own, as the relay shim sets them
+ * on the relayed path (functions/relay-shim.js), so that both paths answer alike.
+ */
+const withShortLinkCors = (headers: string[]) => replaceCors(headers, CORS_FULL_LIST);
+
+/**
  * A function's answer keeps its own CORS headers when it sends them: on Supabase, functions
  * handle CORS themselves (the gateway neither answers their preflights nor rewrites their
  * headers), so the public API's Idempotency-Key and X-RateLimit-* work from a browser only if
@@ -315,7 +321,13 @@ export function createGateway(config: StackConfig, services: GatewayServices): h
       // The path as the visitor sent it, as Kong passes it on: r parses it once, itself.
       const target = req.url?.startsWith('/') ? req.url : pathAndQuery(req.url, origin);
       const headers = functionHeaders(req.rawHeaders, clientOf(req));
-      services.functions(req, res, `/${SHORT_DOMAIN_FUNCTION}${target}`, headers, withFunctionCors);
+      services.functions(
+        req,
+        res,
+        `/${SHORT_DOMAIN_FUNCTION}${target}`,
+        headers,
+        withShortLinkCors,
+      );
       return;
     }
     const url = new URL(req.url ?? '/', origin);
