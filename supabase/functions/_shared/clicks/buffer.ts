@@ -4,12 +4,13 @@
  * injected writer, when a batch is full or on a timer. A drain started by a full batch goes on
  * only while whole batches are queued: under a steady stream, the clicks that arrive during a
  * write would otherwise go out as a chain of ever smaller batches (most of them tens of clicks
- * at 20,000 redirects/s), each paying the writer's fixed cost per call; a partial remainder waits
- * for its batch to fill or for the timer, as any partial batch does. Memory is bounded: the ring and the batch
- * being written together never hold more than `capacity` clicks; when full, the oldest queued
- * click is dropped and counted. A failing writer is retried with exponential backoff; a batch
- * that keeps failing is eventually dropped (and counted) so one poisoned batch cannot stall
- * capture forever. On shutdown, `close()` writes what is left (see flushOnShutdown).
+ * at 20,000 redirects/s), each paying the writer's fixed cost per call; a partial remainder
+ * waits for its batch to fill or for the timer, as any partial batch does. Memory is bounded:
+ * the ring and the batch being written together never hold more than `capacity` clicks; when
+ * full, the oldest queued click is dropped and counted. A failing writer is retried with
+ * exponential backoff; a batch that keeps failing is eventually dropped (and counted) so one
+ * poisoned batch cannot stall capture forever. On shutdown, `close()` writes what is left (see
+ * flushOnShutdown).
  */
 
 export interface ClickBufferOptions<T> {
