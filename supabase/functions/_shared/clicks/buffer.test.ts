@@ -81,6 +81,73 @@ Deno.test('a full batch is written soon after the push that filled it, not durin
   }
 });
 
+Deno.test(
+  'a drain goes on with whole batches only: a partial remainder waits for its timer',
+  async () => {
+    const batches: number[][] = [];
+    let release = () => {};
+    const clicks = buffer({
+      // The first write waits until released, as a database round trip does under load.
+      write: (batch) => {
+        batches.push(batch);
+        if (batches.length > 1) return Promise.resolve();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      batchSize: 3,
+      capacity: 20,
+    });
+    try {
+      for (const click of [1, 2, 3]) clicks.push(click);
+      await eventually(() => batches.length === 1);
+      // Arrived during the write: one whole batch and a partial one.
+      for (const click of [4, 5, 6, 7, 8]) clicks.push(click);
+      release();
+      await eventually(() => batches.length === 2);
+      await sleep(30);
+      assert.deepEqual(batches, [
+        [1, 2, 3],
+        [4, 5, 6],
+      ]);
+      assert.equal(clicks.stats().queued, 2);
+      // The timer (or a flush) takes it.
+      assert.equal(await clicks.flush(), true);
+      assert.deepEqual(batches.at(-1), [7, 8]);
+    } finally {
+      await clicks.close();
+    }
+  },
+);
+
+Deno.test(
+  'the timer writes what was queued when it fired, even with a drain already running',
+  async () => {
+    const batches: number[][] = [];
+    let release = () => {};
+    const clicks = buffer({
+      write: (batch) => {
+        batches.push(batch);
+        if (batches.length > 1) return Promise.resolve();
+        return new Promise<void>((resolve) => (release = resolve));
+      },
+      batchSize: 3,
+      capacity: 20,
+      flushIntervalMs: 20,
+    });
+    try {
+      for (const click of [1, 2, 3]) clicks.push(click);
+      await eventually(() => batches.length === 1);
+      clicks.push(4);
+      // Ticks while the first write hangs.
+      await sleep(60);
+      release();
+      await eventually(() => batches.length === 2);
+      assert.deepEqual(batches, [[1, 2, 3], [4]]);
+    } finally {
+      await clicks.close();
+    }
+  },
+);
+
 Deno.test('a partial batch is written after flushIntervalMs', async () => {
   const sink = recorder();
   const clicks = buffer({

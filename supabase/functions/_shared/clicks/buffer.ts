@@ -1,11 +1,16 @@
 /**
  * Clicks are captured without slowing the redirect: `push` only puts the click in a fixed-size
  * ring (O(1), never awaits, never throws), and a background drain writes batches through an
- * injected writer, when a batch is full or on a timer. Memory is bounded: the ring and the batch
- * being written together never hold more than `capacity` clicks; when full, the oldest queued
- * click is dropped and counted. A failing writer is retried with exponential backoff; a batch
- * that keeps failing is eventually dropped (and counted) so one poisoned batch cannot stall
- * capture forever. On shutdown, `close()` writes what is left (see flushOnShutdown).
+ * injected writer, when a batch is full or on a timer. A drain started by a full batch goes on
+ * only while whole batches are queued: under a steady stream, the clicks that arrive during a
+ * write would otherwise go out as a chain of ever smaller batches (most of them tens of clicks
+ * at 20,000 redirects/s), each paying the writer's fixed cost per call; a partial remainder
+ * waits for its batch to fill or for the timer, as any partial batch does. Memory is bounded:
+ * the ring and the batch being written together never hold more than `capacity` clicks; when
+ * full, the oldest queued click is dropped and counted. A failing writer is retried with
+ * exponential backoff; a batch that keeps failing is eventually dropped (and counted) so one
+ * poisoned batch cannot stall capture forever. On shutdown, `close()` writes what is left (see
+ * flushOnShutdown).
  */
 
 export interface ClickBufferOptions<T> {
@@ -80,6 +85,11 @@ export class ClickBuffer<T> {
   #size = 0;
 
   #inFlight: T[] = [];
+  /**
+   * Clicks at the ring's head that the drain writes even in a partial batch: those queued when
+   * the timer fired, a flush was asked for, or a retry came (a full batch needs no such mark).
+   */
+  #due = 0;
   #attempt = 0;
   #draining: Promise<boolean> | undefined;
   #kickTimer: Timer | undefined;
@@ -116,7 +126,10 @@ export class ClickBuffer<T> {
     this.#ring = new Array<T | undefined>(this.#capacity);
     const interval = positiveInteger('flushIntervalMs', options.flushIntervalMs ?? 1_000);
     this.#intervalTimer = setInterval(() => {
-      if (this.#size > 0) this.#drainUnlessBusy();
+      if (this.#size === 0) return;
+      // A drain already running takes these too (it reads the mark as it goes).
+      this.#due = this.#size;
+      this.#drainUnlessBusy();
     }, interval);
     // The buffer alone must not keep a process alive; shutdown hooks flush what is left.
     Deno.unrefTimer(this.#intervalTimer);
@@ -135,6 +148,7 @@ export class ClickBuffer<T> {
       this.#ring[this.#head] = undefined;
       this.#head = (this.#head + 1) % this.#capacity;
       this.#size--;
+      if (this.#due > 0) this.#due--;
     }
     this.#ring[(this.#head + this.#size) % this.#capacity] = click;
     this.#size++;
@@ -167,6 +181,7 @@ export class ClickBuffer<T> {
       if (this.#draining) await this.#draining;
       this.#cancelRetry();
       if (this.#size === 0 && this.#inFlight.length === 0) return true;
+      this.#due = this.#size;
       if (!(await this.#drain())) return false;
     }
   }
@@ -189,6 +204,7 @@ export class ClickBuffer<T> {
       this.#inFlight = [];
       this.#ring.fill(undefined);
       this.#size = 0;
+      this.#due = 0;
     }
     return this.stats();
   }
@@ -225,23 +241,41 @@ export class ClickBuffer<T> {
       this.#head = (this.#head + 1) % this.#capacity;
     }
     this.#size -= count;
+    this.#due = Math.max(0, this.#due - count);
     this.#inFlight = batch;
   }
 
-  /** One drain at a time; resolves true once nothing is held, false after a failed write. */
+  /**
+   * One drain at a time: the batch in flight, the due clicks, and whole batches while there are
+   * some; resolves true once that is written (a partial batch not due stays queued), false after
+   * a failed write.
+   */
   #drain(): Promise<boolean> {
-    this.#draining ??= (async () => {
+    if (this.#draining) return this.#draining;
+    // Nothing to write (a kick whose batch a running drain already took): no drain, since one
+    // that ended before its first await would clear #draining before it is even set.
+    if (!this.#hasWork()) return Promise.resolve(true);
+    this.#draining = (async () => {
       try {
-        for (;;) {
+        while (this.#hasWork()) {
           if (this.#inFlight.length === 0) this.#takeBatch();
-          if (this.#inFlight.length === 0) return true;
           if (!(await this.#writeInFlight())) return false;
         }
+        return true;
       } finally {
         this.#draining = undefined;
       }
     })();
     return this.#draining;
+  }
+
+  /** A batch in flight, due clicks, or a whole batch queued. */
+  #hasWork(): boolean {
+    return (
+      this.#inFlight.length > 0 ||
+      (this.#due > 0 && this.#size > 0) ||
+      this.#size >= this.#batchSize
+    );
   }
 
   async #writeInFlight(): Promise<boolean> {
@@ -273,6 +307,8 @@ export class ClickBuffer<T> {
     const delay = Math.min(this.#retryMaxMs, this.#retryBaseMs * 2 ** (this.#attempt - 1));
     const timer = setTimeout(() => {
       this.#retryTimer = undefined;
+      // As before the failure: the batch, then whatever is queued.
+      this.#due = this.#size;
       void this.#drain();
     }, delay);
     Deno.unrefTimer(timer);

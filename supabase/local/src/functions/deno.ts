@@ -41,6 +41,8 @@ const RUNTIME_VARIABLES = [
   'TZ',
   'XDG_CACHE_HOME',
   'DENO_DIR',
+  // V8 flags for the functions too, e.g. --perf-basic-prof so that `perf` names their JS frames.
+  'DENO_V8_FLAGS',
   'DENO_CERT',
   'DENO_TLS_CA_STORE',
   'NPM_CONFIG_REGISTRY',
