@@ -28,6 +28,21 @@ function recorder() {
   return { batches, state, write, stored: () => batches.flat() };
 }
 
+/**
+ * A writer whose first write waits until `release()`, as a database round trip does under load;
+ * later writes succeed at once. `batches` lists every batch it was given.
+ */
+function firstWriteHangs() {
+  const batches: number[][] = [];
+  let resolveFirst = () => {};
+  const write = (batch: number[]) => {
+    batches.push(batch);
+    if (batches.length > 1) return Promise.resolve();
+    return new Promise<void>((resolve) => (resolveFirst = resolve));
+  };
+  return { batches, write, release: () => resolveFirst() };
+}
+
 /** A buffer whose timers will not fire during a test unless the test asks for them. */
 function buffer(
   options: Partial<ClickBufferOptions<number>> & Pick<ClickBufferOptions<number>, 'write'>,
@@ -84,18 +99,8 @@ Deno.test('a full batch is written soon after the push that filled it, not durin
 Deno.test(
   'a drain goes on with whole batches only: a partial remainder waits for its timer',
   async () => {
-    const batches: number[][] = [];
-    let release = () => {};
-    const clicks = buffer({
-      // The first write waits until released, as a database round trip does under load.
-      write: (batch) => {
-        batches.push(batch);
-        if (batches.length > 1) return Promise.resolve();
-        return new Promise<void>((resolve) => (release = resolve));
-      },
-      batchSize: 3,
-      capacity: 20,
-    });
+    const { batches, write, release } = firstWriteHangs();
+    const clicks = buffer({ write, batchSize: 3, capacity: 20 });
     try {
       for (const click of [1, 2, 3]) clicks.push(click);
       await eventually(() => batches.length === 1);
@@ -121,18 +126,8 @@ Deno.test(
 Deno.test(
   'the timer writes what was queued when it fired, even with a drain already running',
   async () => {
-    const batches: number[][] = [];
-    let release = () => {};
-    const clicks = buffer({
-      write: (batch) => {
-        batches.push(batch);
-        if (batches.length > 1) return Promise.resolve();
-        return new Promise<void>((resolve) => (release = resolve));
-      },
-      batchSize: 3,
-      capacity: 20,
-      flushIntervalMs: 20,
-    });
+    const { batches, write, release } = firstWriteHangs();
+    const clicks = buffer({ write, batchSize: 3, capacity: 20, flushIntervalMs: 20 });
     try {
       for (const click of [1, 2, 3]) clicks.push(click);
       await eventually(() => batches.length === 1);
