@@ -364,12 +364,14 @@ async function benchRest(stacks: BenchStack[]): Promise<RestTarget[]> {
 
 const thousands = (value: number) => Math.round(value).toLocaleString('en');
 
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
 /** Per part, the CPU one request of `target` cost, in µs. */
 function cpuPerRequest(target: RestTarget): number[] {
-  const requests = target.phases.reduce((sum, phase) => sum + phase.requests, 0);
+  const requests = target.phases.reduce((total, phase) => total + phase.requests, 0);
   return PARTS.map(
     ({ part }) =>
-      target.phases.reduce((sum, phase) => sum + phase.cpuNs[part], 0) / 1000 / requests,
+      target.phases.reduce((total, phase) => total + phase.cpuNs[part], 0) / 1000 / requests,
   );
 }
 
@@ -379,14 +381,14 @@ function describeOverhead(direct: RestTarget, proxied: RestTarget, judged: boole
     .map((phase, round) => (1 - rate(proxied.phases[round]!) / rate(phase)) * 100)
     .sort((a, b) => a - b);
   const overhead = median(overheads);
-  const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
-  const added = sum(cpuPerRequest(proxied)) - sum(cpuPerRequest(direct));
+  const proxiedCpu = sum(cpuPerRequest(proxied));
+  const added = proxiedCpu - sum(cpuPerRequest(direct));
   const name = proxied.label.replace(/^through /, '');
   return [
     `    ${`overhead of ${name}`.padEnd(32)} ${overhead.toFixed(1).padStart(5)} %   median of ${overheads.length} rounds' (1 - proxied/direct), quartiles ${percentile(overheads, 0.25).toFixed(1)} .. ${percentile(overheads, 0.75).toFixed(1)} %${judged ? `; target < ${TARGETS.gatewayOverheadPercent} %: ${verdict(overhead < TARGETS.gatewayOverheadPercent)}` : ''}`,
     // The machine is CPU-bound under this load, so the CPU a request costs in all is what its
     // rate follows; steadier than the rate when other work comes and goes.
-    `    ${`CPU ${name} adds`.padEnd(32)} ${added.toFixed(1).padStart(5)} µs  ${((added / (added + sum(cpuPerRequest(direct)))) * 100).toFixed(1)} % of a request's CPU through it (the overhead its rate would show on a machine doing nothing else)`,
+    `    ${`CPU ${name} adds`.padEnd(32)} ${added.toFixed(1).padStart(5)} µs  ${((added / proxiedCpu) * 100).toFixed(1)} % of a request's CPU through it (the overhead its rate would show on a machine doing nothing else)`,
   ];
 }
 
@@ -401,7 +403,7 @@ function describeRest(targets: RestTarget[]): string[] {
     ];
     if (stacks.size > 1) lines.push(`  ${stack.name}:`);
     for (const target of [direct, gateway, ...floors]) {
-      const failures = target.phases.reduce((sum, phase) => sum + phase.failures, 0);
+      const failures = target.phases.reduce((total, phase) => total + phase.failures, 0);
       lines.push(
         `    ${target.label.padEnd(22)} ${thousands(median(target.phases.map(rate))).padStart(7)} req/s (median round)   latency p50 ${median(target.phases.map((p) => p.p50))} ms, p99 ${median(target.phases.map((p) => p.p99))} ms${failures > 0 ? `, ${failures} FAILED` : ''}`,
       );
@@ -415,7 +417,7 @@ function describeRest(targets: RestTarget[]): string[] {
     );
     for (const target of [direct, gateway, ...floors]) {
       const perRequest = cpuPerRequest(target);
-      const total = perRequest.reduce((sum, value) => sum + value, 0);
+      const total = sum(perRequest);
       lines.push(
         `      ${target.label.padEnd(20)} ${perRequest.map((value) => value.toFixed(1).padStart(17)).join('')}${total.toFixed(1).padStart(10)}`,
       );
