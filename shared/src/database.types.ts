@@ -2256,6 +2256,7 @@ export type Database = {
           refund_id: string | null;
           refunded_at: string | null;
           renewal_order_id: string | null;
+          renewal_stop: string | null;
           status: string;
           updated_at: string;
           years: number;
@@ -2278,6 +2279,7 @@ export type Database = {
           refund_id?: string | null;
           refunded_at?: string | null;
           renewal_order_id?: string | null;
+          renewal_stop?: string | null;
           status?: string;
           updated_at?: string;
           years: number;
@@ -2300,6 +2302,7 @@ export type Database = {
           refund_id?: string | null;
           refunded_at?: string | null;
           renewal_order_id?: string | null;
+          renewal_stop?: string | null;
           status?: string;
           updated_at?: string;
           years?: number;
