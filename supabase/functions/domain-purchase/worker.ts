@@ -19,8 +19,14 @@
  *                   to the names still alive, or cancelled when none is. A paid renewal the
  *                   registrar refused is refunded the same way on the renewal's own invoice
  *                   (the subscription is left as it is), before the owner is told.
+ *   stop_renewal    the name's order was refunded in full (staff, or at the provider; the
+ *                   trigger of 20261122007900 marks its names): the order's yearly subscription
+ *                   is cancelled now, so nothing is billed again. A registered name stays
+ *                   registered and branded until it expires; a name that was still registering
+ *                   was cancelled by the trigger and is never registered. Nothing is refunded
+ *                   here: the order's money went back in full already.
  *
- * The registrar being unreachable leaves the row for a later run.
+ * The registrar or a payment provider being unreachable leaves the row for a later run.
  */
 import type { BillingDocuments } from '../_shared/billing/documents.ts';
 import type { OverlayBilling, RefundItem } from '../_shared/billing/overlay-provider.ts';
@@ -52,7 +58,7 @@ interface Work {
   order_id: string;
   domain: string;
   years: number;
-  status: 'registering' | 'renewing' | 'renewal_failed' | 'refund';
+  status: 'registering' | 'renewing' | 'renewal_failed' | 'refund' | 'stop_renewal';
   billing_subscription_id: string | null;
   renewal_order_id: string | null;
   owner_email: string | null;
@@ -97,6 +103,12 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
     await db`select app.release_domain_work(${work.id}, ${'The DNS zone could not be created.'})`;
     console.error(`domain-purchase: zone for ${work.domain}`, error);
     return 'retry';
+  }
+  // The order may have been refunded since the claim: the name is not bought for a customer
+  // who has their money back, and the zone goes as a refused name's does.
+  if (await refundedMeanwhile(work, deps)) {
+    await dns.deleteZone(zone.id).catch(() => undefined);
+    return 'stale';
   }
   let expireDate: string;
   try {
@@ -165,7 +177,21 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
     await cancelIfNothingLeft(work, deps);
     return 'failed';
   }
+  if (done?.result === 'stale' && (await refundedMeanwhile(work, deps))) {
+    // Refunded while the registrar was asked: the name is not the customer's, so neither is the
+    // zone. The registration itself cannot be taken back; staff see it in the log.
+    console.error(`domain-purchase: ${work.domain} registered after its order was refunded`);
+    await dns.deleteZone(zone.id).catch(() => undefined);
+  }
   return done?.result ?? 'stale';
+}
+
+/** The name was cancelled because its order was refunded in full (20261122007900). */
+async function refundedMeanwhile(work: Work, deps: WorkerDeps): Promise<boolean> {
+  const [row] = await deps.db<{ refunded: boolean }[]>`
+    select status = 'cancelled' and renewal_stop is not null as refunded
+    from public.purchased_domains where id = ${work.id}`;
+  return row?.refunded === true;
 }
 
 interface RefundTarget {
@@ -350,21 +376,49 @@ async function lowerPaddleRenewal(
 
 /** An order whose names all failed is cancelled: its subscription must not renew anything. */
 async function cancelIfNothingLeft(work: Work, deps: WorkerDeps): Promise<void> {
-  const [order] = await deps.db<{ status: number; billing_type: number }[]>`
-    select status, billing_type from public.orders where id = ${work.order_id}`;
-  if (order?.status !== 49 || !work.billing_subscription_id) return;
+  const [order] = await deps.db<{ status: number }[]>`
+    select status from public.orders where id = ${work.order_id}`;
+  if (order?.status !== 49) return;
   try {
-    if (order.billing_type === 2)
-      await changePaddleSubscription(
-        deps.db,
-        deps.overlay(),
-        work.billing_subscription_id,
-        'cancel-now',
-      );
-    else await deps.billing().cancelNow(work.billing_subscription_id);
+    await cancelRenewalNow(work, deps);
   } catch (error) {
     console.error(`domain-purchase: cancel ${work.billing_subscription_id}`, error);
   }
+}
+
+/**
+ * The order's yearly subscription cancelled at once at its provider. One already cancelled (a
+ * retry after a lost answer, another name of the order first) is left alone: cancelling it again
+ * is refused by the providers.
+ */
+async function cancelRenewalNow(work: Work, deps: WorkerDeps): Promise<void> {
+  const subscriptionId = work.billing_subscription_id;
+  if (!subscriptionId) return;
+  if ((await billingTypeOf(work, deps)) === 2) {
+    const overlay = deps.overlay();
+    if ((await overlay.retrieveSubscription(subscriptionId)).status === 'canceled') return;
+    await changePaddleSubscription(deps.db, overlay, subscriptionId, 'cancel-now');
+    return;
+  }
+  const billing = deps.billing();
+  if ((await billing.retrieveSubscription(subscriptionId)).status === 'canceled') return;
+  await billing.cancelNow(subscriptionId);
+}
+
+/** A refunded order's name: its renewal stopped, retried until the provider has answered. */
+async function stopRenewal(work: Work, deps: WorkerDeps): Promise<string> {
+  try {
+    await cancelRenewalNow(work, deps);
+  } catch (error) {
+    console.error(`domain-purchase: stop the renewal of ${work.domain}`, error);
+    const [row] = await deps.db<{ problem: string | null }[]>`
+      select problem from public.purchased_domains where id = ${work.id}`;
+    await deps.db`select app.release_domain_work(${work.id}, ${row?.problem ?? null})`;
+    return 'retry';
+  }
+  const [row] = await deps.db<{ result: string | null }[]>`
+    select app.domain_renewal_stopped(${work.id}) as result`;
+  return row?.result ?? 'stale';
 }
 
 async function renew(work: Work, deps: WorkerDeps): Promise<string> {
@@ -440,7 +494,9 @@ export async function processDomainWork(deps: WorkerDeps): Promise<Record<string
             ? await renew(work, deps)
             : work.status === 'refund'
               ? await refund(work, deps)
-              : await notifyOwner(work, deps);
+              : work.status === 'stop_renewal'
+                ? await stopRenewal(work, deps)
+                : await notifyOwner(work, deps);
     } catch (error) {
       console.error(`domain-purchase: ${work.domain}`, error);
       result = 'error';
