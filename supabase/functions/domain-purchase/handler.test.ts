@@ -3,6 +3,8 @@ import { createClient } from '@supabase/supabase-js';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
+import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
+import { createKioskBillingHandler } from '../kiosk-billing/handler.ts';
 import { CART_EMPTY } from './order.ts';
 import { purchaseCaller } from './testing.ts';
 
@@ -22,6 +24,9 @@ const control = registrarSandbox({
   REGISTRAR_TOKEN: env.REGISTRAR_TOKEN!,
 });
 const { call, work } = purchaseCaller(env);
+const kiosk = createKioskBillingHandler();
+/** A seeded staff member (the kiosk's refunds are theirs). */
+const STAFF = '00000000-0000-4000-8000-000000000105';
 
 async function newUser() {
   const { data, error } = await admin.auth.admin.createUser({
@@ -503,6 +508,138 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
           select processed_at is not null as processed from public.webhook_events
           where type = 'checkout.session.expired' and payload -> 'data' -> 'object' ->> 'id' = ${order.sessionId}`;
         assert.equal(event?.processed, true);
+      },
+    );
+
+    /** Staff refund the whole order from the kiosk. */
+    const refundAsStaff = async (orderId: string) => {
+      const response = await kiosk(
+        new Request('http://localhost/kiosk-billing', {
+          method: 'POST',
+          headers: {
+            authorization: await userAuthorization(env, STAFF),
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ action: 'refund_order', order_id: orderId }),
+        }),
+      );
+      // deno-lint-ignore no-explicit-any -- the kiosk's answer, read field by field
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+    /** What a refunded order leaves behind: its names, its lines, its subscription, its money. */
+    const afterRefund = async (orderId: string) => ({
+      names: [
+        ...(await sql()<Record<string, unknown>[]>`
+          select domain::text, status, problem, refund_amount, refund_id, refunded_at,
+            renewal_stop, domain_id, expires_at, updated_at
+          from public.purchased_domains where order_id = ${orderId} order by domain`),
+      ],
+      refundedLines: (
+        await sql()<{ refunded_amount: string }[]>`
+          select refunded_amount::text from public.order_items where order_id = ${orderId}`
+      ).map((line) => line.refunded_amount),
+      subscription: (await stripe(`subscriptions/${await subscriptionOf(orderId)}`)).status,
+      refundedAtStripe: await refundedAtStripe(orderId),
+    });
+    const renewalStopped = async (orderId: string) => {
+      await work();
+      const rows = await sql()<{ renewal_stop: string | null }[]>`
+        select renewal_stop from public.purchased_domains where order_id = ${orderId}`;
+      return rows.every((row) => row.renewal_stop === 'done') ? true : null;
+    };
+
+    await t.step(
+      'staff refund a registered name’s order: never renewed, still branded, refunded once',
+      async () => {
+        const name = `${label()}.com`;
+        const order = await buy([name]);
+        await pay(order.paymentUrl, '4242 4242 4242 4242');
+        await until(async () => {
+          await work();
+          return orderState(order.orderId, 48);
+        });
+        const refunded = await refundAsStaff(order.orderId);
+        assert.equal(refunded.status, 200, JSON.stringify(refunded.body));
+        assert.equal(refunded.body.order.status, 51);
+        await until(() => renewalStopped(order.orderId));
+        const state = await afterRefund(order.orderId);
+        assert.equal(state.subscription, 'canceled', 'the yearly subscription bills no more');
+        const [row] = state.names;
+        assert.equal(row!.status, 'registered');
+        assert.match(String(row!.problem), /refunded: .* is not renewed and expires on /);
+        const [domain] = await sql()<{ kind: string; account_id: string }[]>`
+          select kind, account_id from public.domains where id = ${row!.domain_id as string}`;
+        assert.equal(domain!.kind, 'branded', 'the name stays the account’s branded domain');
+        assert.ok(await control.domain(name), 'still registered at the registrar');
+        // The staff refund alone: the worker gave nothing more back.
+        assert.equal(state.refundedAtStripe, 1299);
+        assert.equal(row!.refund_id, null);
+        assert.deepEqual(state.refundedLines, ['0']);
+        await until(async () => {
+          const [stored] = await sql()<{ billing_status: string }[]>`
+            select billing_status from public.subscriptions
+            where billing_type = 1 and billing_id = ${await subscriptionOf(order.orderId)}`;
+          return stored?.billing_status === 'canceled' ? true : null;
+        });
+
+        // The worker again, and again after a lost answer (the stop due once more): the
+        // subscription is not cancelled twice, nothing else moves.
+        await work();
+        assert.deepEqual(await afterRefund(order.orderId), state);
+        await sql()`
+          update public.purchased_domains set renewal_stop = 'due'
+          where order_id = ${order.orderId}`;
+        await until(() => renewalStopped(order.orderId));
+        const again = await afterRefund(order.orderId);
+        assert.deepEqual({ ...again, names: [] }, { ...state, names: [] });
+        assert.equal(again.names[0]!.status, 'registered');
+        assert.equal(again.names[0]!.refund_id, null);
+      },
+    );
+
+    await t.step(
+      'refunded while its name is registering: the name is never registered, no 2nd refund',
+      async () => {
+        const name = `${label()}.com`;
+        // The registrar cannot be reached at first: the paid name waits, registering.
+        await control.failNext({ operation: 'register', domainName: name, error: 'unreachable' });
+        const order = await buy([name]);
+        await pay(order.paymentUrl, '4242 4242 4242 4242');
+        await until(async () => {
+          await work();
+          const [row] = await names(order.orderId);
+          return row?.status === 'registering' && row.problem === 'Waiting for the registrar.'
+            ? true
+            : null;
+        });
+        // Refunded in full at Stripe meanwhile (the kiosk takes paid orders only): the webhook
+        // refunds the invoice, and so the order.
+        const [invoice] = await sql()<{ billing_id: string }[]>`
+          select billing_id from public.invoices where order_id = ${order.orderId}`;
+        await billingDocumentsFromEnv().refundInvoice(invoice!.billing_id, 'requested_by_customer');
+        await until(() => orderState(order.orderId, 51));
+        // As if the registrar's wait were over: the worker may take the name at once.
+        await sql()`
+          update public.purchased_domains set locked_until = null
+          where order_id = ${order.orderId}`;
+        await until(() => renewalStopped(order.orderId));
+        const state = await afterRefund(order.orderId);
+        const [row] = state.names;
+        assert.equal(row!.status, 'cancelled');
+        assert.equal(
+          row!.problem,
+          `The order was refunded before ${name} was registered: it is not registered.`,
+        );
+        assert.equal(row!.domain_id, null);
+        assert.equal(row!.refund_amount, null, 'the full refund paid it back');
+        assert.equal(await control.domain(name), null, 'not registered at the registrar');
+        assert.equal(state.subscription, 'canceled');
+        assert.equal(state.refundedAtStripe, 1299, 'refunded once, in full');
+        assert.deepEqual(state.refundedLines, ['0']);
+
+        await work();
+        assert.deepEqual(await afterRefund(order.orderId), state);
+        assert.equal(await control.domain(name), null);
       },
     );
 

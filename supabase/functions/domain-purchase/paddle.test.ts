@@ -5,6 +5,7 @@ import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { paddleReplay } from '../paddle-webhook/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
+import { createKioskBillingHandler } from '../kiosk-billing/handler.ts';
 import { purchaseCaller } from './testing.ts';
 
 /**
@@ -25,6 +26,9 @@ const control = registrarSandbox({
   REGISTRAR_TOKEN: env.REGISTRAR_TOKEN!,
 });
 const { call, work } = purchaseCaller(env, () => paddle);
+const kiosk = createKioskBillingHandler();
+/** A seeded staff member (the kiosk's refunds are theirs). */
+const STAFF = '00000000-0000-4000-8000-000000000105';
 
 async function until<T>(read: () => Promise<T | null | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -367,6 +371,90 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
         assert.equal(subscription.status, 'active');
         assert.equal(subscription.items[0]!.price.unitPrice.amount, '4499');
         assert.equal(subscription.customData?.kind, 'domain-purchase');
+      },
+    );
+
+    await t.step(
+      'staff refund an order: once Paddle approves, its renewal is cancelled, the name kept',
+      async () => {
+        const kept = `pdl${crypto.randomUUID().slice(0, 8)}.com`;
+        await sql()`
+          insert into public.cart_items (cart_id, domain, years)
+          select id, ${kept}, 1 from public.shopping_carts where user_id = ${userId}`;
+        const answer = await call(auth, 'POST', '/checkout', { billing_type: 2 });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const order: string = answer.body.order_id;
+        const transaction: string = answer.body.checkout.transaction_id;
+        await payInOverlay(transaction, email);
+        await until(async () => {
+          await work();
+          const [row] = await sql()<{ status: number }[]>`
+            select status from public.orders where id = ${order}`;
+          return row!.status === 48 ? true : null;
+        });
+        const [bought] = await sql()<{ subscription: string; domain_id: string }[]>`
+          select billing_subscription_id as subscription, domain_id from public.purchased_domains
+          where order_id = ${order}`;
+        const refunded = await kiosk(
+          new Request('http://localhost/kiosk-billing', {
+            method: 'POST',
+            headers: {
+              authorization: await userAuthorization(env, STAFF),
+              'content-type': 'application/json',
+            },
+            body: JSON.stringify({ action: 'refund_order', order_id: order }),
+          }),
+        );
+        const body = await refunded.json();
+        assert.equal(refunded.status, 200, JSON.stringify(body));
+        assert.equal(body.order.refund_status, 'pending_approval');
+        // Paddle may still reject it: until then the name renews as before.
+        await work();
+        assert.equal((await paddle.retrieveSubscription(bought!.subscription)).status, 'active');
+
+        const [adjustment] = await paddle.refunds(transaction);
+        await replay.decideRefund(adjustment!.id, 'approve');
+        const state = async () => {
+          const [row] = await sql()<Record<string, unknown>[]>`
+            select o.status as order_status, o.refund_status, d.status, d.renewal_stop,
+              d.refund_amount, d.refund_id, d.domain_id, d.updated_at,
+              (select refunded_amount::text from public.order_items i where i.order_id = o.id)
+                as refunded_line,
+              (select billing_status from public.subscriptions s
+                where s.billing_type = 2 and s.billing_id = d.billing_subscription_id)
+                as subscription
+            from public.orders o join public.purchased_domains d on d.order_id = o.id
+            where o.id = ${order}`;
+          return { ...row! };
+        };
+        const stopped = await until(async () => {
+          await work();
+          const row = await state();
+          return row.renewal_stop === 'done' && row.subscription === 'canceled' ? row : null;
+        });
+        assert.equal((await paddle.retrieveSubscription(bought!.subscription)).status, 'canceled');
+        assert.equal(stopped.order_status, 51);
+        assert.equal(stopped.refund_status, 'approved');
+        assert.equal(stopped.status, 'registered');
+        assert.equal(stopped.domain_id, bought!.domain_id);
+        const [domain] = await sql()<{ kind: string }[]>`
+          select kind from public.domains where id = ${bought!.domain_id}`;
+        assert.equal(domain!.kind, 'branded');
+        assert.ok(await control.domain(kept), 'still registered at the registrar');
+        // Staff's full refund only: no refund adjustment of the worker's.
+        assert.equal(stopped.refund_id, null);
+        assert.equal(stopped.refunded_line, '0');
+        assert.deepEqual(
+          (await paddle.refunds(transaction)).map((a) => [a.type, a.status]),
+          [['full', 'approved']],
+        );
+
+        // The notifications again, and the worker again: nothing changes.
+        for (const event of await replay.eventsAbout([adjustment!.id]))
+          assert.equal((await replay.deliver(event)).status, 200);
+        await work();
+        assert.deepEqual(await state(), stopped);
+        assert.equal((await paddle.refunds(transaction)).length, 1);
       },
     );
   } finally {
