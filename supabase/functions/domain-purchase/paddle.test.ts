@@ -416,8 +416,8 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
         await replay.decideRefund(adjustment!.id, 'approve');
         const state = async () => {
           const [row] = await sql()<Record<string, unknown>[]>`
-            select o.status as order_status, o.refund_status, d.status, d.renewal_stop,
-              d.refund_amount, d.refund_id, d.domain_id, d.updated_at,
+            select o.status as order_status, o.refund_status, d.status,
+              app.domain_work_due(d) as due, d.refund_amount, d.refund_id, d.domain_id, d.updated_at,
               (select refunded_amount::text from public.order_items i where i.order_id = o.id)
                 as refunded_line,
               (select billing_status from public.subscriptions s
@@ -430,7 +430,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
         const stopped = await until(async () => {
           await work();
           const row = await state();
-          return row.renewal_stop === 'done' && row.subscription === 'canceled' ? row : null;
+          return !row.due && row.subscription === 'canceled' ? row : null;
         });
         assert.equal((await paddle.retrieveSubscription(bought!.subscription)).status, 'canceled');
         assert.equal(stopped.order_status, 51);
