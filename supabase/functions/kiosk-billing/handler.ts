@@ -98,6 +98,8 @@ interface RefundableOrder {
  * A paid order's money back in full through its provider. Stripe refunds at once (51 now);
  * Paddle creates a refund adjustment `pending_approval` that it approves or rejects later
  * (paddle-webhook applies `adjustment.updated`): the order says refund pending until then.
+ * A domain purchase order turning 51 stops its names renewing (20261122007900; the
+ * domain-purchase worker cancels the subscription), so the customer is not billed again.
  */
 async function refundOrder(deps: KioskBillingDeps, staffId: string, id: string) {
   const db = deps.db();
