@@ -219,10 +219,12 @@ export interface PurchasedDomainState {
   problem: string | null;
   expires_at: string | null;
   refunded_at: string | null;
+  /** Set once the name's order was refunded in full: it is not renewed, it lapses at expiry. */
+  renewal_stop: string | null;
 }
 
 const PURCHASED_COLUMNS =
-  'id, domain_id, order_id, renewal_order_id, domain, status, problem, expires_at, refunded_at';
+  'id, domain_id, order_id, renewal_order_id, domain, status, problem, expires_at, refunded_at, renewal_stop';
 
 /** The purchase and renewal state of bought domains, by their branded domain ids. */
 export function usePurchasedDomainsQuery(domainIds: readonly string[]) {

@@ -99,6 +99,50 @@ describe('settings/branded-domains', () => {
   );
 });
 
+describe('settings/branded-domains: bought domains', () => {
+  const bought = (domainId: string, domain: string, changes: Record<string, unknown>) => ({
+    id: `p-${domainId}`,
+    domain_id: domainId,
+    order_id: `o-${domainId}`,
+    renewal_order_id: null,
+    domain,
+    status: 'registered',
+    problem: null,
+    expires_at: '2027-11-26T10:00:00Z',
+    refunded_at: null,
+    renewal_stop: null,
+    ...changes,
+  });
+
+  it(
+    'says when a bought domain renews, and that one whose order was refunded only expires',
+    ROOMY,
+    async () => {
+      const refunded = { ...DOMAIN, id: 'dom-2', domain: 'refunded.example' };
+      const { backend } = open('/app/settings/branded-domains', subscribed(), [DOMAIN, refunded]);
+      backend.table('purchased_domains', [
+        bought('dom-1', 'links.example.com', {}),
+        bought('dom-2', 'refunded.example', {
+          problem:
+            'The order was refunded: refunded.example is not renewed and expires on 2027-11-26.',
+          renewal_stop: 'done',
+        }),
+      ]);
+      const table = await screen.findByRole('table', { name: 'Domains' }, SLOW);
+      const kept = within(table).getByRole('row', { name: /links\.example\.com/ });
+      await waitFor(() => expect(kept).toHaveTextContent('Purchased · registered'), SLOW);
+      expect(kept).toHaveTextContent('renews 2027-11-26');
+      const lapsing = within(table).getByRole('row', { name: /refunded\.example/ });
+      expect(lapsing).toHaveTextContent('Purchased · registered');
+      expect(lapsing).toHaveTextContent('expires 2027-11-26');
+      expect(lapsing).not.toHaveTextContent('renews');
+      expect(
+        within(lapsing).getByText(/The order was refunded: refunded\.example is not renewed/),
+      ).toBeInTheDocument();
+    },
+  );
+});
+
 describe('Add Domain gates (link-creation 8)', () => {
   it('sends a user without a subscription to billing', ROOMY, async () => {
     const { router, user } = open('/app/settings/branded-domains', signedInWorld());

@@ -22,6 +22,8 @@ export function PurchasedDomainNote({ state }: { state: PurchasedDomainState }) 
     ? REFUNDED
     : (LABELS[state.status] ?? { text: state.status, colour: 'gray' });
   const expires = day(state.expires_at);
+  // A name whose order was refunded keeps its term but is never renewed: it lapses.
+  const lapses = state.status === 'renewal_failed' || state.renewal_stop != null;
   return (
     <Stack gap={2}>
       <Group gap="xs">
@@ -30,12 +32,12 @@ export function PurchasedDomainNote({ state }: { state: PurchasedDomainState }) 
         </Badge>
         {expires && (
           <Text span size="xs" c="dimmed">
-            {state.status === 'renewal_failed' ? 'expires' : 'renews'} {expires}
+            {lapses ? 'expires' : 'renews'} {expires}
           </Text>
         )}
       </Group>
-      {state.problem && state.status !== 'registered' && (
-        <Text size="xs" c="red">
+      {state.problem && (state.status !== 'registered' || state.renewal_stop != null) && (
+        <Text size="xs" c={state.status === 'registered' ? 'dimmed' : 'red'}>
           {state.problem}
         </Text>
       )}
