@@ -10,7 +10,12 @@ import {
 import { ActionButton } from '../../components/ActionButton.tsx';
 import { formatMoney } from '../../components/money.ts';
 import { useKioskDataProvider } from '../../components/useKioskDataProvider.ts';
-import { orderPaymentLabel, refundable, type OrderPayment } from './orderPayment.ts';
+import {
+  orderPaymentLabel,
+  refundable,
+  refundConsequences,
+  type OrderPayment,
+} from './orderPayment.ts';
 
 const money = (record: RaRecord) =>
   formatMoney(record.amount as number, (record.currency as string | null) ?? 'USD');
@@ -49,17 +54,12 @@ function RefundOrderButton() {
   const record = useRecordContext();
   const dataProvider = useKioskDataProvider();
   if (!record || (record.billing_type !== 1 && record.billing_type !== 2)) return null;
-  const paddle = record.billing_type === 2;
+  const order = record as RaRecord & OrderPayment;
   return (
     <ActionButton
       label="Refund"
-      disabled={!refundable(record as RaRecord & OrderPayment)}
-      confirm={{
-        title: `Refund ${money(record)}?`,
-        content: paddle
-          ? 'The whole amount goes back to the customer once Paddle approves the refund; until then the order stays paid, refund pending.'
-          : 'The whole amount goes back to the card it was paid with.',
-      }}
+      disabled={!refundable(order)}
+      confirm={{ title: `Refund ${money(record)}?`, content: refundConsequences(order) }}
       run={async () => {
         const answer = await dataProvider.callFunction<{ order?: { status?: number } }>(
           'kiosk-billing',

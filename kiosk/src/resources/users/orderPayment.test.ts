@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderPaymentLabel, refundable } from './orderPayment.ts';
+import { orderPaymentLabel, refundable, refundConsequences } from './orderPayment.ts';
 
 describe('orderPaymentLabel', () => {
   it('says a refund is pending or rejected beside the paid status, and nothing once refunded', () => {
@@ -27,5 +27,24 @@ describe('refundable', () => {
     expect(refundable({ status: 51, billing_type: 2, refund_status: 'approved' })).toBe(false);
     expect(refundable({ status: 50, billing_type: 1, refund_status: null })).toBe(false);
     expect(refundable({ status: 48, billing_type: null, refund_status: null })).toBe(false);
+  });
+});
+
+describe('refundConsequences', () => {
+  it('says where the money goes, and that a domain purchase stops renewing its names', () => {
+    const card = { status: 48, billing_type: 1, refund_status: null };
+    expect(refundConsequences(card)).toBe(
+      'The whole amount goes back to the card it was paid with.',
+    );
+    expect(refundConsequences({ ...card, billing_type: 2 })).toMatch(
+      /^The whole amount goes back to the customer once Paddle approves the refund/,
+    );
+    const domains = refundConsequences({ ...card, purchase_source: 'domain-purchase' });
+    expect(domains).toMatch(/^The whole amount goes back to the card it was paid with\. /);
+    expect(domains).toContain('Its domains then stop renewing');
+    // A renewal's refund gives that year back; the names' own subscription is left as it is.
+    expect(refundConsequences({ ...card, purchase_source: 'domain-renewal' })).not.toContain(
+      'stop renewing',
+    );
   });
 });

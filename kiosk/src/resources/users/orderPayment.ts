@@ -6,6 +6,8 @@ export interface OrderPayment {
   status: number;
   billing_type: number | null;
   refund_status: string | null;
+  /** What was bought: 'subscription', 'domain-purchase', 'domain-renewal', … */
+  purchase_source?: string | null;
 }
 
 /**
@@ -27,3 +29,16 @@ export const refundable = (order: OrderPayment): boolean =>
     order.billing_type === BILLING_TYPES.provider2) &&
   order.status === ORDER_STATUS.paid &&
   order.refund_status !== 'pending_approval';
+
+/**
+ * What a full refund of the order does, for the confirmation staff answer: where the money goes,
+ * and for a domain purchase that its names stop renewing (migration 20261122007900).
+ */
+export function refundConsequences(order: OrderPayment): string {
+  const money =
+    order.billing_type === BILLING_TYPES.provider2
+      ? 'The whole amount goes back to the customer once Paddle approves the refund; until then the order stays paid, refund pending.'
+      : 'The whole amount goes back to the card it was paid with.';
+  if (order.purchase_source !== 'domain-purchase') return money;
+  return `${money} Its domains then stop renewing: a registered name stays the customer's until it expires, and one not registered yet is not registered.`;
+}
