@@ -5,6 +5,7 @@ import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
 import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
 import { createKioskBillingHandler } from '../kiosk-billing/handler.ts';
+import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
 import { CART_EMPTY } from './order.ts';
 import { purchaseCaller } from './testing.ts';
 
@@ -648,6 +649,74 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         await work();
         assert.deepEqual(await afterRefund(order.orderId), state);
         assert.equal(await control.domain(name), null);
+      },
+    );
+
+    await t.step(
+      'refunded during the registrar’s call: registered there, and the row says so, until when',
+      async () => {
+        const name = `${label()}.com`;
+        const order = await buy([name]);
+        // The order is refunded in full at the moment the worker asks the registrar, after the
+        // worker's last look at it: the refund's trigger cancels the name, the registrar then
+        // registers it all the same.
+        let refundedMidCall = false;
+        const { work: workRefundingMidCall } = purchaseCaller(env, undefined, () => {
+          const registrar = registrarFromEnv();
+          return {
+            checkAvailability: registrar.checkAvailability.bind(registrar),
+            renew: registrar.renew.bind(registrar),
+            register: async (request) => {
+              if (request.domainName === name && !refundedMidCall) {
+                const [invoice] = await sql()<{ billing_id: string }[]>`
+                  select billing_id from public.invoices where order_id = ${order.orderId}`;
+                await billingDocumentsFromEnv().refundInvoice(
+                  invoice!.billing_id,
+                  'requested_by_customer',
+                );
+                await until(() => orderState(order.orderId, 51));
+                refundedMidCall = true;
+              }
+              return registrar.register(request);
+            },
+          };
+        });
+        // The stack's own worker (its cron job) would race this one for the name.
+        await sql()`update cron.job set active = false where jobname = 'domain-purchase'`;
+        try {
+          await pay(order.paymentUrl, '4242 4242 4242 4242');
+          await until(async () => {
+            const [row] = await names(order.orderId);
+            return row?.status === 'registering' ? true : null;
+          });
+          await until(async () => {
+            await workRefundingMidCall();
+            return refundedMidCall ? true : null;
+          });
+          await until(() => settled(order.orderId));
+        } finally {
+          await sql()`update cron.job set active = true where jobname = 'domain-purchase'`;
+        }
+        const registered = await control.domain(name);
+        assert.ok(registered, 'the registrar registered it');
+        const [row] = await sql()<
+          { status: string; problem: string; domain_id: string | null; expires: string }[]
+        >`
+          select status, problem, domain_id, to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD')
+            as expires
+          from public.purchased_domains where order_id = ${order.orderId}`;
+        assert.equal(row!.status, 'cancelled');
+        assert.equal(row!.domain_id, null, 'not made the account’s branded domain');
+        assert.equal(row!.expires, registered.expireDate.slice(0, 10));
+        assert.equal(
+          row!.problem,
+          `The order was refunded while ${name} was being registered: the registrar registered` +
+            ` it until ${row!.expires}. It is not the customer's and is not renewed.`,
+        );
+        await until(() => subscriptionCanceled(order.orderId));
+        const state = await afterRefund(order.orderId);
+        assert.equal(state.refundedAtStripe, 1299, 'refunded once, in full');
+        assert.deepEqual(state.refundedLines, ['0']);
       },
     );
 

@@ -8,6 +8,7 @@ import type { StackEnv } from '../_shared/testing.ts';
 import { parseNameServer, type VerifierConfig } from '../domain-verify/dns.ts';
 import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
 import { createDomainPurchaseHandler } from './handler.ts';
+import type { PurchaseRegistrar } from './registrar-port.ts';
 
 /**
  * The running stack's DNS sandbox, as its functions are configured (dnsSandboxEnv): the API at
@@ -32,13 +33,18 @@ export function dnsSandboxEnvOf(env: StackEnv): {
 /**
  * The function wired to the running stack's sandboxes (Stripe, Paddle when given, registrar, DNS,
  * mail catcher), called directly: `call` answers status and JSON body, `work` runs the worker
- * once with the service role, as the stack's cron job does.
+ * once with the service role, as the stack's cron job does. `registrar` is the sandbox's adapter
+ * unless a test puts something in front of it (to act at the moment of a registrar call).
  */
-export function purchaseCaller(env: StackEnv, overlay?: () => OverlayBilling) {
+export function purchaseCaller(
+  env: StackEnv,
+  overlay?: () => OverlayBilling,
+  registrar: () => PurchaseRegistrar = () => registrarFromEnv(),
+) {
   const dnsEnv = dnsSandboxEnvOf(env);
   const purchase = createDomainPurchaseHandler({
     db: sql,
-    registrar: () => registrarFromEnv(),
+    registrar,
     billing: cardBillingFromEnv,
     documents: billingDocumentsFromEnv,
     ...(overlay ? { overlay } : {}),

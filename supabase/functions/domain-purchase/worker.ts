@@ -179,9 +179,10 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
   }
   if (done?.result === 'stale' && (await refundedMeanwhile(work, deps))) {
     // Refunded while the registrar was asked: the name is not the customer's, so neither is the
-    // zone. The registration itself cannot be taken back; staff see it in the log.
+    // zone. The registration itself cannot be taken back: the row says so, with its expiry.
     console.error(`domain-purchase: ${work.domain} registered after its order was refunded`);
     await dns.deleteZone(zone.id).catch(() => undefined);
+    await db`select app.record_registration_after_refund(${work.id}, ${expireDate})`;
   }
   return done?.result ?? 'stale';
 }
