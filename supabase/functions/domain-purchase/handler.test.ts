@@ -4,10 +4,9 @@ import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
 import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
-import { createKioskBillingHandler } from '../kiosk-billing/handler.ts';
 import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
 import { CART_EMPTY } from './order.ts';
-import { purchaseCaller } from './testing.ts';
+import { purchaseCaller, refundAsStaff } from './testing.ts';
 
 /**
  * The function called directly against the running stack: its database, Stripe sandbox (whose
@@ -25,9 +24,6 @@ const control = registrarSandbox({
   REGISTRAR_TOKEN: env.REGISTRAR_TOKEN!,
 });
 const { call, work } = purchaseCaller(env);
-const kiosk = createKioskBillingHandler();
-/** A seeded staff member (the kiosk's refunds are theirs). */
-const STAFF = '00000000-0000-4000-8000-000000000105';
 
 async function newUser() {
   const { data, error } = await admin.auth.admin.createUser({
@@ -512,21 +508,6 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       },
     );
 
-    /** Staff refund the whole order from the kiosk. */
-    const refundAsStaff = async (orderId: string) => {
-      const response = await kiosk(
-        new Request('http://localhost/kiosk-billing', {
-          method: 'POST',
-          headers: {
-            authorization: await userAuthorization(env, STAFF),
-            'content-type': 'application/json',
-          },
-          body: JSON.stringify({ action: 'refund_order', order_id: orderId }),
-        }),
-      );
-      // deno-lint-ignore no-explicit-any -- the kiosk's answer, read field by field
-      return { status: response.status, body: (await response.json()) as Record<string, any> };
-    };
     /** What a refunded order leaves behind: its names, its lines, its subscription, its money. */
     const afterRefund = async (orderId: string) => ({
       names: [
@@ -565,7 +546,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
           await work();
           return orderState(order.orderId, 48);
         });
-        const refunded = await refundAsStaff(order.orderId);
+        const refunded = await refundAsStaff(env, order.orderId);
         assert.equal(refunded.status, 200, JSON.stringify(refunded.body));
         assert.equal(refunded.body.order.status, 51);
         await until(async () =>

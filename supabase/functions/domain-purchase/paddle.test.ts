@@ -5,8 +5,7 @@ import { closeSql, sql } from '../_shared/sql.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { paddleReplay } from '../paddle-webhook/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
-import { createKioskBillingHandler } from '../kiosk-billing/handler.ts';
-import { purchaseCaller } from './testing.ts';
+import { purchaseCaller, refundAsStaff } from './testing.ts';
 
 /**
  * Billing type 2: the cart paid through Paddle's overlay checkout, against the running stack
@@ -26,9 +25,6 @@ const control = registrarSandbox({
   REGISTRAR_TOKEN: env.REGISTRAR_TOKEN!,
 });
 const { call, work } = purchaseCaller(env, () => paddle);
-const kiosk = createKioskBillingHandler();
-/** A seeded staff member (the kiosk's refunds are theirs). */
-const STAFF = '00000000-0000-4000-8000-000000000105';
 
 async function until<T>(read: () => Promise<T | null | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -395,19 +391,9 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
         const [bought] = await sql()<{ subscription: string; domain_id: string }[]>`
           select billing_subscription_id as subscription, domain_id from public.purchased_domains
           where order_id = ${order}`;
-        const refunded = await kiosk(
-          new Request('http://localhost/kiosk-billing', {
-            method: 'POST',
-            headers: {
-              authorization: await userAuthorization(env, STAFF),
-              'content-type': 'application/json',
-            },
-            body: JSON.stringify({ action: 'refund_order', order_id: order }),
-          }),
-        );
-        const body = await refunded.json();
-        assert.equal(refunded.status, 200, JSON.stringify(body));
-        assert.equal(body.order.refund_status, 'pending_approval');
+        const refunded = await refundAsStaff(env, order);
+        assert.equal(refunded.status, 200, JSON.stringify(refunded.body));
+        assert.equal(refunded.body.order.refund_status, 'pending_approval');
         // Paddle may still reject it: until then the name renews as before.
         await work();
         assert.equal((await paddle.retrieveSubscription(bought!.subscription)).status, 'active');

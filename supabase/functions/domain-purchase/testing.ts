@@ -4,8 +4,9 @@ import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { mailpitSender } from '../_shared/mail/sender.ts';
 import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
 import { sql } from '../_shared/sql.ts';
-import type { StackEnv } from '../_shared/testing.ts';
+import { type StackEnv, userAuthorization } from '../_shared/testing.ts';
 import { parseNameServer, type VerifierConfig } from '../domain-verify/dns.ts';
+import { createKioskBillingHandler } from '../kiosk-billing/handler.ts';
 import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
 import { createDomainPurchaseHandler } from './handler.ts';
 import type { PurchaseRegistrar } from './registrar-port.ts';
@@ -72,4 +73,23 @@ export function purchaseCaller(
   }
   const work = () => call(`Bearer ${env.SUPABASE_SERVICE_ROLE_KEY}`, 'POST', '/process');
   return { call, work };
+}
+
+/** A seeded staff member (the kiosk's refunds are theirs). */
+const STAFF = '00000000-0000-4000-8000-000000000105';
+
+/** Staff refund a whole order, through the kiosk's billing function as the kiosk calls it. */
+export async function refundAsStaff(env: StackEnv, orderId: string) {
+  const response = await createKioskBillingHandler()(
+    new Request('http://localhost/kiosk-billing', {
+      method: 'POST',
+      headers: {
+        authorization: await userAuthorization(env, STAFF),
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ action: 'refund_order', order_id: orderId }),
+    }),
+  );
+  // deno-lint-ignore no-explicit-any -- the kiosk's answer, read field by field
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
