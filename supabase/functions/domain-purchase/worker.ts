@@ -377,11 +377,11 @@ async function lowerPaddleRenewal(
 
 /** An order whose names all failed is cancelled: its subscription must not renew anything. */
 async function cancelIfNothingLeft(work: Work, deps: WorkerDeps): Promise<void> {
-  const [order] = await deps.db<{ status: number }[]>`
-    select status from public.orders where id = ${work.order_id}`;
+  const [order] = await deps.db<{ status: number; billing_type: number }[]>`
+    select status, billing_type from public.orders where id = ${work.order_id}`;
   if (order?.status !== 49) return;
   try {
-    await cancelRenewalNow(work, deps);
+    await cancelRenewalNow(work, order.billing_type, deps);
   } catch (error) {
     console.error(`domain-purchase: cancel ${work.billing_subscription_id}`, error);
   }
@@ -392,10 +392,10 @@ async function cancelIfNothingLeft(work: Work, deps: WorkerDeps): Promise<void> 
  * retry after a lost answer, another name of the order first) is left alone: cancelling it again
  * is refused by the providers.
  */
-async function cancelRenewalNow(work: Work, deps: WorkerDeps): Promise<void> {
+async function cancelRenewalNow(work: Work, billingType: number, deps: WorkerDeps): Promise<void> {
   const subscriptionId = work.billing_subscription_id;
   if (!subscriptionId) return;
-  if ((await billingTypeOf(work, deps)) === 2) {
+  if (billingType === 2) {
     const overlay = deps.overlay();
     if ((await overlay.retrieveSubscription(subscriptionId)).status === 'canceled') return;
     await changePaddleSubscription(deps.db, overlay, subscriptionId, 'cancel-now');
@@ -409,7 +409,7 @@ async function cancelRenewalNow(work: Work, deps: WorkerDeps): Promise<void> {
 /** A refunded order's name: its renewal stopped, retried until the provider has answered. */
 async function stopRenewal(work: Work, deps: WorkerDeps): Promise<string> {
   try {
-    await cancelRenewalNow(work, deps);
+    await cancelRenewalNow(work, await billingTypeOf(work, deps), deps);
   } catch (error) {
     console.error(`domain-purchase: stop the renewal of ${work.domain}`, error);
     const [row] = await deps.db<{ problem: string | null }[]>`
