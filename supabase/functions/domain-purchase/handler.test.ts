@@ -524,6 +524,16 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       refundedAtStripe: await refundedAtStripe(orderId),
     });
     /** The worker has nothing left to do for the order's names. */
+    /**
+     * The order's invoice refunded in full at Stripe (as a customer's bank or Stripe's dashboard
+     * would; the kiosk takes paid orders only): the webhook refunds the invoice, and so the order.
+     */
+    const refundAtStripe = async (orderId: string) => {
+      const [invoice] = await sql()<{ billing_id: string }[]>`
+        select billing_id from public.invoices where order_id = ${orderId}`;
+      await billingDocumentsFromEnv().refundInvoice(invoice!.billing_id, 'requested_by_customer');
+      await until(() => orderState(orderId, 51));
+    };
     const settled = async (orderId: string) => {
       await work();
       const [row] = await sql()<{ due: boolean }[]>`
@@ -602,12 +612,8 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
             ? true
             : null;
         });
-        // Refunded in full at Stripe meanwhile (the kiosk takes paid orders only): the webhook
-        // refunds the invoice, and so the order.
-        const [invoice] = await sql()<{ billing_id: string }[]>`
-          select billing_id from public.invoices where order_id = ${order.orderId}`;
-        await billingDocumentsFromEnv().refundInvoice(invoice!.billing_id, 'requested_by_customer');
-        await until(() => orderState(order.orderId, 51));
+        // Refunded in full at Stripe meanwhile.
+        await refundAtStripe(order.orderId);
         // As if the registrar's wait were over: the worker may take the name at once.
         await sql()`
           update public.purchased_domains set locked_until = null
@@ -649,13 +655,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
             renew: registrar.renew.bind(registrar),
             register: async (request) => {
               if (request.domainName === name && !refundedMidCall) {
-                const [invoice] = await sql()<{ billing_id: string }[]>`
-                  select billing_id from public.invoices where order_id = ${order.orderId}`;
-                await billingDocumentsFromEnv().refundInvoice(
-                  invoice!.billing_id,
-                  'requested_by_customer',
-                );
-                await until(() => orderState(order.orderId, 51));
+                await refundAtStripe(order.orderId);
                 refundedMidCall = true;
               }
               return registrar.register(request);
