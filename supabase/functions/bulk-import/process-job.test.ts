@@ -2,12 +2,13 @@
  * Jobs of several chunks over the running stack's database, as the function runs them: two chunks
  * in the database at once (migration 20261122007400), with the verdicts of chunks sent one at a
  * time: a plan limit reached in a later chunk decided in file order, and destinations shared
- * across chunks with one main alias each.
+ * across chunks with one main alias each; and a chunk that loses a real deadlock, sent again.
  */
 import assert from 'node:assert/strict';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { shortUrlBaseFromEnv } from '../_shared/short-url.ts';
 import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { isDeadlock } from './jobs.ts';
 import { CHUNK_ROWS } from './limits.ts';
 import { messageOf, processJob } from './process-job.ts';
 import type { BulkRow } from './rows.ts';
@@ -132,6 +133,103 @@ Deno.test('destinations shared across chunks: every row a link, one main alias e
     assert.equal(
       destinations.reduce((sum, { links }) => sum + links, 0),
       rows.length,
+    );
+  });
+});
+
+/** Polls `probe` until it answers true; fails naming `what` once `timeoutMs` has passed. */
+async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    // Short: the chunk's session checks for a deadlock 1 s after it starts to wait, and the
+    // cycle must be closed before then for that check to find it.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Deadlocks Postgres has broken in this database (pg_stat_database, flushed lazily). */
+async function deadlockCount(): Promise<number> {
+  const [row] = await sql()<{ deadlocks: number }[]>`
+    select deadlocks::int as deadlocks from pg_stat_database where datname = current_database()`;
+  return row!.deadlocks;
+}
+
+/** Whether a bulk_create_links call is waiting for a lock the session `pid` holds. */
+async function chunkWaitsOn(pid: number): Promise<boolean> {
+  const [row] = await sql()<{ waiting: boolean }[]>`
+    select exists (
+      select 1 from pg_stat_activity a
+      where ${pid} = any(pg_blocking_pids(a.pid)) and a.query like '%app.bulk_create_links(%'
+    ) as waiting`;
+  return row!.waiting;
+}
+
+Deno.test('a chunk that loses a deadlock is sent again: every row created once', async () => {
+  await withJobScene(null, async ({ accountId, run }) => {
+    const rows = rowsTo(5, (index) => `https://example.com/deadlock/${index}`);
+    const deadlocksBefore = await deadlockCount();
+    // Another transaction of the account's, on a connection of its own: it wrote one of the
+    // job's destinations and then wants the account's credits row the chunk holds meanwhile.
+    const other = await sql().reserve();
+    let job: Promise<JobRow> | undefined;
+    try {
+      const [session] = await other<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      await other`begin`;
+      // The chunk's session (deadlock_timeout 1 s) then checks first: it is the one ended.
+      await other`set local deadlock_timeout = '10s'`;
+      await other`
+        insert into public.long_urls (account_id, url) values (${accountId}, ${rows[0]!.url})`;
+      job = run(rows);
+      job.catch(() => {});
+      // Blocked in its long URL upsert, after it locked the account's credits row.
+      await waitFor('the chunk to wait on the other transaction', () => chunkWaitsOn(session!.pid));
+      const lost = await other`
+        select 1 from public.account_usage
+        where account_id = ${accountId} and name = 'max_web_credits'
+        for update`.then(
+        () => false,
+        (error: unknown) => {
+          if (isDeadlock(error)) return true;
+          throw error;
+        },
+      );
+      assert.equal(lost, false, 'the chunk, not the other transaction, is ended by the deadlock');
+      // Granted: the chunk was rolled back. Its second call waits for this row meanwhile.
+      const [kept] = await sql()<{ processed: number; links: number }[]>`
+        select j.processed,
+          (select count(*)::int from public.aliases a where a.account_id = ${accountId}) as links
+        from public.bulk_jobs j where j.account_id = ${accountId}`;
+      assert.deepEqual(kept, { processed: 0, links: 0 });
+    } finally {
+      // At once: the chunk's second call (or, after a failure above, the first) goes on.
+      await other`rollback`;
+      other.release();
+      await job?.catch(() => {});
+    }
+    assert.deepEqual(await job, {
+      status: 'completed',
+      processed: rows.length,
+      created: rows.length,
+      errors: {},
+    });
+    const links = await sql()<{ url: string; links: number; main: number }[]>`
+      select l.url, count(a.id)::int as links, count(*) filter (where a.is_main)::int as main
+      from public.long_urls l left join public.aliases a on a.long_url_id = l.id
+      where l.account_id = ${accountId} group by l.url order by l.url`;
+    assert.deepEqual(
+      [...links],
+      rows.map(({ url }) => ({ url, links: 1, main: 1 })),
+    );
+    const [credits] = await sql()<{ used: number }[]>`
+      select used::int from public.account_usage
+      where account_id = ${accountId} and name = 'max_web_credits'`;
+    assert.equal(credits!.used, rows.length);
+    // Each backend reports its deadlocks when it next goes idle, up to 10 s later.
+    await waitFor(
+      'pg_stat_database to count the deadlock',
+      async () => (await deadlockCount()) > deadlocksBefore,
+      15_000,
     );
   });
 });
