@@ -2,7 +2,8 @@
  * Jobs of several chunks over the running stack's database, as the function runs them: two chunks
  * in the database at once (migration 20261122007400), with the verdicts of chunks sent one at a
  * time: a plan limit reached in a later chunk decided in file order, and destinations shared
- * across chunks with one main alias each; and a chunk that loses a real deadlock, sent again.
+ * across chunks with one main alias each; a short chunk after a full one, with no deadlock
+ * between them; and a chunk that loses a real deadlock, sent again.
  */
 import assert from 'node:assert/strict';
 import { closeSql, sql } from '../_shared/sql.ts';
@@ -233,3 +234,24 @@ Deno.test('a chunk that loses a deadlock is sent again: every row created once',
     );
   });
 });
+
+Deno.test(
+  'a short chunk after a full one takes its place with no deadlock between them',
+  async () => {
+    const deadlocksBefore = await deadlockCount();
+    await withJobScene(null, async ({ run }) => {
+      // The short chunk is sent while the full one still loads its rows (20261122008100).
+      const rows = rowsTo(CHUNK_ROWS + 10, (index) => `https://example.com/tail/${index}`);
+      assert.deepEqual(await run(rows), {
+        status: 'completed',
+        processed: rows.length,
+        created: rows.length,
+        errors: {},
+      });
+    });
+    // withJobScene has closed the pool: its backends report their deadlocks as they exit.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    assert.equal(await deadlockCount(), deadlocksBefore);
+    await closeSql();
+  },
+);
