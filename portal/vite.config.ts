@@ -21,7 +21,7 @@ const initialChunk = { name: 'initial', tags: ['$initial' as const] };
 
 /**
  * A guest's homepage paints its first screen from the HTML and the stylesheet (index.html's
- * static copy). Requested beside the stylesheet, the app's scripts (some 265 kB) share the
+ * static copy). Requested beside the stylesheet, the app's scripts (some 230 kB) share the
  * connection with it and hold that paint back; already at hand (fast link, warm cache), they are
  * evaluated first and the screen stays blank until React has rendered. So when index.html says
  * so (data-paint-first on <html>), the built page requests the scripts once that screen is on

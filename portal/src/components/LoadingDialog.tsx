@@ -1,4 +1,5 @@
-import { Drawer, Modal, type DrawerProps, type ModalProps } from '@mantine/core';
+import type { DrawerProps, ModalProps } from '@mantine/core';
+import { dialogParts } from './lazyParts.ts';
 import { LoadingFrame } from './LoadingFrame.tsx';
 
 type FrameProps<Props> = Omit<Props, 'children'> & {
@@ -10,21 +11,26 @@ type FrameProps<Props> = Omit<Props, 'children'> & {
 /**
  * A modal's frame with the loading state inside, for a modal whose own code (frame included) is
  * still on its way: the fallback of its Suspense, with the same props as the modal it stands for,
- * so the overlay, title and close button show at once.
+ * so the overlay, title and close button show at once (once the modal's parts are at hand:
+ * fetched when the browser is first idle, see lazyParts.ts).
  */
 export function LoadingModal({ loadingLabel, minHeight, ...props }: FrameProps<ModalProps>) {
+  const parts = dialogParts.useParts(true);
+  if (!parts) return null;
   return (
-    <Modal {...props}>
+    <parts.Modal {...props}>
       <LoadingFrame label={loadingLabel} minHeight={minHeight} />
-    </Modal>
+    </parts.Modal>
   );
 }
 
 /** The same for a drawer. */
 export function LoadingDrawer({ loadingLabel, minHeight, ...props }: FrameProps<DrawerProps>) {
+  const parts = dialogParts.useParts(true);
+  if (!parts) return null;
   return (
-    <Drawer {...props}>
+    <parts.Drawer {...props}>
       <LoadingFrame label={loadingLabel} minHeight={minHeight} />
-    </Drawer>
+    </parts.Drawer>
   );
 }

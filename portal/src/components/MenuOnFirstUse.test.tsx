@@ -1,4 +1,4 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -17,7 +17,7 @@ describe('MenuOnFirstUse', () => {
           return <Button aria-label="More actions for spring">More</Button>;
         }}
       >
-        <Menu.Item onClick={archive}>Archive</Menu.Item>
+        {(menu) => <menu.Item onClick={archive}>Archive</menu.Item>}
       </MenuOnFirstUse>,
     );
 

@@ -1,5 +1,5 @@
 import { Box, Button, Group, Text } from '@mantine/core';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { STORAGE_KEYS } from '@shortlane/shared/constants.ts';
 import { useAuth } from '../auth/AuthContext.ts';
 import { useOnboardingSurveyQuery, type SurveySummary } from '../data/onboarding-survey-query.ts';
@@ -9,9 +9,16 @@ import { useSupabase } from '../lib/servicesContext.ts';
 import { useAppState } from '../state/appState.ts';
 import { useLocation } from 'react-router-dom';
 import { useSessionFlag } from '../state/sessionFlag.ts';
-import { OnboardingSurveyModal } from './OnboardingSurveyModal.tsx';
 import { offersSurvey } from './surveyPlacement.ts';
 import { fetchesSurvey, useOpensAfter } from './surveyRules.ts';
+
+// Not on most page views (only until answered or dismissed): its code comes with the offer, well
+// within the 500 ms before the survey opens by itself.
+const OnboardingSurveyModal = lazy(() =>
+  import('./OnboardingSurveyModal.tsx').then((module) => ({
+    default: module.OnboardingSurveyModal,
+  })),
+);
 
 /** Stands in for the survey while it loads: a title of a usual length. */
 const PLACEHOLDER_SURVEY: SurveySummary = {
@@ -113,15 +120,17 @@ export function SurveyBanner() {
         onDismiss={() => dismiss.mutate()}
         dismissing={dismiss.isPending}
       />
-      <OnboardingSurveyModal
-        survey={survey}
-        opened={taking || (autoOpened && !closedNow)}
-        onClose={() => {
-          setTaking(false);
-          setClosedNow(true);
-        }}
-        onSkip={() => setSkipped(true)}
-      />
+      <Suspense fallback={null}>
+        <OnboardingSurveyModal
+          survey={survey}
+          opened={taking || (autoOpened && !closedNow)}
+          onClose={() => {
+            setTaking(false);
+            setClosedNow(true);
+          }}
+          onSkip={() => setSkipped(true)}
+        />
+      </Suspense>
     </>
   );
 }

@@ -1,8 +1,9 @@
-import { ActionIcon, Indicator, Loader, Popover } from '@mantine/core';
+import { ActionIcon, Indicator, Loader } from '@mantine/core';
 import { lazy, useId, useState } from 'react';
 import { BellIcon } from '../../components/icons.tsx';
 import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
 import { LoadingFrame } from '../../components/LoadingFrame.tsx';
+import { PopoverOnFirstUse } from '../../components/PopoverOnFirstUse.tsx';
 import { useMarkAnnouncementsReadMutation } from '../../data/notifications-mark-read-mutation.ts';
 import { useRecentFeedQuery, type RecentFeed } from '../../data/notifications-query.ts';
 
@@ -45,7 +46,7 @@ export function NotificationBell() {
   };
 
   return (
-    <Popover
+    <PopoverOnFirstUse
       width={360}
       position="bottom-end"
       shadow="md"
@@ -54,14 +55,13 @@ export function NotificationBell() {
       returnFocus
       opened={opened}
       onChange={(next) => (next ? open() : close())}
-    >
-      <Popover.Target>
+      dropdownProps={{ 'aria-labelledby': headingId }}
+      target={
         <ActionIcon
           variant="subtle"
           color="gray"
           size="lg"
           aria-label={bellLabel(feed.status, unread)}
-          onClick={() => (opened ? close() : open())}
         >
           {feed.isPending ? (
             <Loader size={16} aria-hidden="true" data-testid="notifications-spinner" />
@@ -77,20 +77,19 @@ export function NotificationBell() {
             </Indicator>
           )}
         </ActionIcon>
-      </Popover.Target>
-      <Popover.Dropdown aria-labelledby={headingId}>
-        <LazyOnFirstUse
-          active={opened}
-          fallback={<LoadingFrame label="Loading the notifications" minHeight={120} />}
-        >
-          <NotificationsMenu
-            feed={snapshot ?? feed.data}
-            status={feed.status}
-            headingId={headingId}
-            onNavigate={close}
-          />
-        </LazyOnFirstUse>
-      </Popover.Dropdown>
-    </Popover>
+      }
+    >
+      <LazyOnFirstUse
+        active={opened}
+        fallback={<LoadingFrame label="Loading the notifications" minHeight={120} />}
+      >
+        <NotificationsMenu
+          feed={snapshot ?? feed.data}
+          status={feed.status}
+          headingId={headingId}
+          onNavigate={close}
+        />
+      </LazyOnFirstUse>
+    </PopoverOnFirstUse>
   );
 }

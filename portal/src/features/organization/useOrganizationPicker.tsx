@@ -1,11 +1,18 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
 import {
   type OrganizationSummary,
   useMyOrganizationsQuery,
 } from '../../data/organizations-query.ts';
 import { href } from '../../routes/paths.ts';
-import { RestoreOrganizationModal } from './RestoreOrganizationModal.tsx';
+
+// Asked only when an archived organization is picked: its code comes then.
+const RestoreOrganizationModal = lazy(() =>
+  import('./RestoreOrganizationModal.tsx').then((module) => ({
+    default: module.RestoreOrganizationModal,
+  })),
+);
 
 /**
  * The organizations a menu offers: live ones lead to their root (the landing rule picks the
@@ -17,16 +24,18 @@ export function useOrganizationPicker() {
   const all = useMyOrganizationsQuery().data ?? [];
   const [restoring, setRestoring] = useState<OrganizationSummary | null>(null);
   const modal = (
-    <RestoreOrganizationModal
-      organization={restoring}
-      onClose={(restored) => {
-        const organization = restoring;
-        setRestoring(null);
-        if (restored && organization) {
-          void navigate(href('org.root', { org: organization.slug }));
-        }
-      }}
-    />
+    <LazyOnFirstUse active={restoring != null} fallback={null}>
+      <RestoreOrganizationModal
+        organization={restoring}
+        onClose={(restored) => {
+          const organization = restoring;
+          setRestoring(null);
+          if (restored && organization) {
+            void navigate(href('org.root', { org: organization.slug }));
+          }
+        }}
+      />
+    </LazyOnFirstUse>
   );
   return {
     live: all.filter((org) => !org.archived),

@@ -1,4 +1,5 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
+import { MenuOnFirstUse } from '../../components/MenuOnFirstUse.tsx';
 import { LINK_STYLE } from '../../layout/nav/linkStyle.ts';
 import type { Viewer } from '../../state/appState.ts';
 import { useTeamSwitch } from './useTeamSwitch.ts';
@@ -11,8 +12,10 @@ export function TeamSwitcher({ viewer }: { viewer: Viewer }) {
   const { switchTo, pending } = useTeamSwitch();
   const current = viewer.currentTeam;
   return (
-    <Menu position="bottom-end" width={260}>
-      <Menu.Target>
+    <MenuOnFirstUse
+      position="bottom-end"
+      width={260}
+      target={() => (
         <Button
           {...LINK_STYLE}
           loading={pending}
@@ -21,27 +24,30 @@ export function TeamSwitcher({ viewer }: { viewer: Viewer }) {
         >
           {current ? current.name : 'Personal'}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>Work in</Menu.Label>
-        <Menu.Item
-          disabled={current == null}
-          aria-current={current == null ? 'true' : undefined}
-          onClick={() => void switchTo(null)}
-        >
-          Your account
-        </Menu.Item>
-        {viewer.teams.map((team) => (
-          <Menu.Item
-            key={team.id}
-            disabled={current?.id === team.id}
-            aria-current={current?.id === team.id ? 'true' : undefined}
-            onClick={() => void switchTo(team)}
+      )}
+    >
+      {(menu) => (
+        <>
+          <menu.Label>Work in</menu.Label>
+          <menu.Item
+            disabled={current == null}
+            aria-current={current == null ? 'true' : undefined}
+            onClick={() => void switchTo(null)}
           >
-            {team.name}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+            Your account
+          </menu.Item>
+          {viewer.teams.map((team) => (
+            <menu.Item
+              key={team.id}
+              disabled={current?.id === team.id}
+              aria-current={current?.id === team.id ? 'true' : undefined}
+              onClick={() => void switchTo(team)}
+            >
+              {team.name}
+            </menu.Item>
+          ))}
+        </>
+      )}
+    </MenuOnFirstUse>
   );
 }

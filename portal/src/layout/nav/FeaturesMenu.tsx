@@ -1,4 +1,4 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { MenuOnFirstUse } from '../../components/MenuOnFirstUse.tsx';
 import { LINK_STYLE } from './linkStyle.ts';
@@ -17,11 +17,13 @@ export function FeaturesMenu() {
         </Button>
       )}
     >
-      {FEATURE_LINKS.map((link) => (
-        <Menu.Item key={link.name} component={Link} to={paths[link.name]}>
-          {link.label}
-        </Menu.Item>
-      ))}
+      {(menu) =>
+        FEATURE_LINKS.map((link) => (
+          <menu.Item key={link.name} component={Link} to={paths[link.name]}>
+            {link.label}
+          </menu.Item>
+        ))
+      }
     </MenuOnFirstUse>
   );
 }

@@ -1,8 +1,9 @@
-import { ActionIcon, Indicator, Popover, Stack, Title } from '@mantine/core';
+import { ActionIcon, Indicator, Stack, Title } from '@mantine/core';
 import { lazy, useId, useRef, useState } from 'react';
 import { EnvelopeIcon } from '../../components/icons.tsx';
 import { LazyOnFirstUse } from '../../components/LazyOnFirstUse.tsx';
 import { LoadingFrame } from '../../components/LoadingFrame.tsx';
+import { PopoverOnFirstUse } from '../../components/PopoverOnFirstUse.tsx';
 import { usePendingInvitationsQuery } from '../../data/invitations-query.ts';
 import type { Viewer } from '../../state/appState.ts';
 
@@ -19,17 +20,17 @@ export function InvitationsPopover({ viewer }: { viewer: Viewer }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [opened, setOpened] = useState(false);
   return (
-    <Popover
+    <PopoverOnFirstUse
       width={360}
       position="bottom-end"
       shadow="md"
       withArrow
       trapFocus
       returnFocus
-      onOpen={() => setOpened(true)}
-      onClose={() => setOpened(false)}
-    >
-      <Popover.Target>
+      opened={opened}
+      onChange={setOpened}
+      dropdownProps={{ 'aria-labelledby': headingId }}
+      target={
         <ActionIcon
           variant="subtle"
           color="gray"
@@ -40,24 +41,23 @@ export function InvitationsPopover({ viewer }: { viewer: Viewer }) {
             <EnvelopeIcon />
           </Indicator>
         </ActionIcon>
-      </Popover.Target>
-      <Popover.Dropdown aria-labelledby={headingId}>
-        <Stack gap="sm">
-          <Title order={2} size="h5" id={headingId} ref={headingRef} tabIndex={-1}>
-            Invitations
-          </Title>
-          <LazyOnFirstUse
-            active={opened}
-            fallback={<LoadingFrame label="Loading the invitations" minHeight={80} />}
-          >
-            <InvitationList
-              viewer={viewer}
-              invitations={invitations}
-              onAnswered={() => headingRef.current?.focus()}
-            />
-          </LazyOnFirstUse>
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
+      }
+    >
+      <Stack gap="sm">
+        <Title order={2} size="h5" id={headingId} ref={headingRef} tabIndex={-1}>
+          Invitations
+        </Title>
+        <LazyOnFirstUse
+          active={opened}
+          fallback={<LoadingFrame label="Loading the invitations" minHeight={80} />}
+        >
+          <InvitationList
+            viewer={viewer}
+            invitations={invitations}
+            onAnswered={() => headingRef.current?.focus()}
+          />
+        </LazyOnFirstUse>
+      </Stack>
+    </PopoverOnFirstUse>
   );
 }

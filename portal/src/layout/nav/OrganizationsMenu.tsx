@@ -1,4 +1,4 @@
-import { Button, Menu } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { MenuOnFirstUse } from '../../components/MenuOnFirstUse.tsx';
 import { LINK_STYLE } from './linkStyle.ts';
@@ -19,24 +19,28 @@ export function OrganizationsMenu({ canCreate }: { canCreate: boolean }) {
           </Button>
         )}
       >
-        {live.length === 0 && <Menu.Label>No organizations yet</Menu.Label>}
-        {live.map((org) => (
-          <Menu.Item key={org.id} component={Link} to={pathOf(org)}>
-            {org.name}
-          </Menu.Item>
-        ))}
-        {archived.length > 0 && <Menu.Label>Archived</Menu.Label>}
-        {archived.map((org) => (
-          <Menu.Item key={org.id} onClick={() => askToRestore(org)}>
-            {org.name} (archived)
-          </Menu.Item>
-        ))}
-        {canCreate && (
+        {(menu) => (
           <>
-            <Menu.Divider />
-            <Menu.Item component={Link} to={paths['org.onboarding']}>
-              Create Organization
-            </Menu.Item>
+            {live.length === 0 && <menu.Label>No organizations yet</menu.Label>}
+            {live.map((org) => (
+              <menu.Item key={org.id} component={Link} to={pathOf(org)}>
+                {org.name}
+              </menu.Item>
+            ))}
+            {archived.length > 0 && <menu.Label>Archived</menu.Label>}
+            {archived.map((org) => (
+              <menu.Item key={org.id} onClick={() => askToRestore(org)}>
+                {org.name} (archived)
+              </menu.Item>
+            ))}
+            {canCreate && (
+              <>
+                <menu.Divider />
+                <menu.Item component={Link} to={paths['org.onboarding']}>
+                  Create Organization
+                </menu.Item>
+              </>
+            )}
           </>
         )}
       </MenuOnFirstUse>

@@ -5,7 +5,7 @@ import {
   saleSpan,
 } from '@shortlane/shared/sale-calendar.ts';
 import { Link } from 'react-router-dom';
-import { SALE_PRICING_PATH } from '../../features/promotions/Promotions.tsx';
+import { SALE_PRICING_PATH } from '../../features/promotions/salePricingPath.ts';
 import { SALE_PHASE_NAMES as PHASE_NAMES } from '../../features/promotions/salePhases.ts';
 import { useConfig } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';

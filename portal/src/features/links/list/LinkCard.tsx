@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Menu, Paper, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { Link } from 'react-router-dom';
 import { MenuOnFirstUse } from '../../../components/MenuOnFirstUse.tsx';
@@ -94,11 +94,17 @@ export function LinkCard({ link, expired, onEdit, manageable }: LinkCardProps) {
                   </Button>
                 )}
               >
-                <Menu.Item onClick={() => onEdit(link)}>Edit</Menu.Item>
-                <Menu.Item onClick={toggleArchive}>{archived ? 'Restore' : 'Archive'}</Menu.Item>
-                <Menu.Item color="red" onClick={confirmDelete}>
-                  Delete
-                </Menu.Item>
+                {(menu) => (
+                  <>
+                    <menu.Item onClick={() => onEdit(link)}>Edit</menu.Item>
+                    <menu.Item onClick={toggleArchive}>
+                      {archived ? 'Restore' : 'Archive'}
+                    </menu.Item>
+                    <menu.Item color="red" onClick={confirmDelete}>
+                      Delete
+                    </menu.Item>
+                  </>
+                )}
               </MenuOnFirstUse>
             )}
           </Group>
