@@ -5,7 +5,7 @@ import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { ConfigErrorScreen } from './components/ConfigErrorScreen.tsx';
-import { prefetchPartsWhenIdle } from './components/lazyParts.ts';
+import { prefetchPartsOnFirstMove } from './components/lazyParts.ts';
 import { readPortalConfig } from './lib/config.ts';
 import { createQueryClient } from './lib/queryClient.ts';
 import { envCheck } from './lib/env.ts';
@@ -49,7 +49,7 @@ if ('services' in started) {
       (context) => prefetchDataAt(pathname, context),
     );
   });
-  prefetchPartsWhenIdle();
+  prefetchPartsOnFirstMove();
 }
 
 const root = createRoot(container);

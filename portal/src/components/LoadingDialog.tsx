@@ -12,7 +12,7 @@ type FrameProps<Props> = Omit<Props, 'children'> & {
  * A modal's frame with the loading state inside, for a modal whose own code (frame included) is
  * still on its way: the fallback of its Suspense, with the same props as the modal it stands for,
  * so the overlay, title and close button show at once (once the modal's parts are at hand:
- * fetched when the browser is first idle, see lazyParts.ts).
+ * fetched at the visitor's first move, see lazyParts.ts).
  */
 export function LoadingModal({ loadingLabel, minHeight, ...props }: FrameProps<ModalProps>) {
   const parts = dialogParts.useParts(true);
