@@ -2260,6 +2260,7 @@ export type Database = {
           status: string;
           updated_at: string;
           years: number;
+          zone_id: string | null;
         };
         Insert: {
           account_id: string;
@@ -2283,6 +2284,7 @@ export type Database = {
           status?: string;
           updated_at?: string;
           years: number;
+          zone_id?: string | null;
         };
         Update: {
           account_id?: string;
@@ -2306,6 +2308,7 @@ export type Database = {
           status?: string;
           updated_at?: string;
           years?: number;
+          zone_id?: string | null;
         };
         Relationships: [
           {

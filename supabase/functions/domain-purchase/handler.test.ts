@@ -376,6 +376,54 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         select domain, status, problem, refund_amount::text, refunded_at, refund_id, domain_id
         from public.purchased_domains where order_id = ${orderId} order by domain`;
 
+    /** The name's zone as we list it, as the row keeps it, and as the DNS sandbox holds it. */
+    const zoneOf = async (domain: string) => {
+      const [listed] = await sql()<{ zone_id: string; nameservers: string[] }[]>`
+        select zone_id, nameservers from public.dns_zones where name = ${domain}`;
+      const [row] = await sql()<{ zone_id: string | null }[]>`
+        select zone_id from public.purchased_domains where domain = ${domain}
+        order by created_at desc limit 1`;
+      const held = await fetch(`${env.SUPABASE_URL}/sandbox/dns/zones`, {
+        headers: { apikey: env.SUPABASE_SERVICE_ROLE_KEY },
+      });
+      const { zones } = (await held.json()) as { zones: string[] };
+      return { listed: listed ?? null, kept: row?.zone_id ?? null, held: zones.includes(domain) };
+    };
+
+    await t.step(
+      'the registrar unreachable at first: the next attempt registers with the same zone',
+      async () => {
+        const name = `${label()}.com`;
+        await control.failNext({ operation: 'register', domainName: name, error: 'unreachable' });
+        const order = await buy([name]);
+        await pay(order.paymentUrl, '4242 4242 4242 4242');
+        await until(async () => {
+          await work();
+          const [row] = await names(order.orderId);
+          return row?.status === 'registering' && row.problem === 'Waiting for the registrar.'
+            ? true
+            : null;
+        });
+        const first = await zoneOf(name);
+        assert.ok(first.held, 'the zone made before the registrar was asked');
+        // As if the registrar's wait were over: the next attempt's outcome.
+        await sql()`
+          update public.purchased_domains set locked_until = null
+          where order_id = ${order.orderId}`;
+        const row = await until(async () => {
+          await work();
+          const [row] = await names(order.orderId);
+          return row?.problem === 'Waiting for the registrar.' ? null : row;
+        });
+        assert.equal(row.status, 'registered', String(row.problem));
+        const after = await zoneOf(name);
+        assert.ok(after.listed && after.held);
+        assert.equal(after.kept, first.kept, 'one zone, the first attempt’s');
+        assert.equal(after.listed.zone_id, first.kept);
+        assert.deepEqual((await control.domain(name))?.nameservers, after.listed.nameservers);
+      },
+    );
+
     await t.step(
       'the registrar refusing every name of a paid order: failed, refunded in full (51)',
       async () => {
@@ -612,6 +660,8 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
             ? true
             : null;
         });
+        const zone = await zoneOf(name);
+        assert.ok(zone.held, 'the zone made before the registrar was asked');
         // Refunded in full at Stripe meanwhile.
         await refundAtStripe(order.orderId);
         // As if the registrar's wait were over: the worker may take the name at once.
@@ -628,6 +678,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         assert.equal(row!.domain_id, null);
         assert.equal(row!.refund_amount, null, 'the full refund paid it back');
         assert.equal(await control.domain(name), null, 'not registered at the registrar');
+        assert.deepEqual(await zoneOf(name), { listed: null, kept: null, held: false }, 'no zone');
         await until(() => subscriptionCanceled(order.orderId));
         const state = await afterRefund(order.orderId);
         assert.equal(state.refundedAtStripe, 1299, 'refunded once, in full');

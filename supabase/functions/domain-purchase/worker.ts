@@ -2,10 +2,14 @@
  * POST /domain-purchase/process (service role; Supabase Cron through app.kick_domain_purchases):
  * the names waiting for the registrar.
  *
- *   registering     DNS zone created (we run the name servers), name registered with them,
- *                   the verification records set in the zone and checked by a real DNS query,
- *                   then app.finish_domain_registration makes it a branded domain of the account
+ *   registering     DNS zone created (we run the name servers) and kept on the row
+ *                   (app.record_domain_zone), name registered with them, the verification
+ *                   records set in the zone and checked by a real DNS query, then
+ *                   app.finish_domain_registration makes it a branded domain of the account
  *                   (verified when the check passed; otherwise the verifier keeps trying).
+ *                   A later attempt (the registrar was unreachable) uses the kept zone: the
+ *                   provider refuses a second one, and the registrar's idempotent answer carries
+ *                   the first one's name servers.
  *                   A refusal fails the name with the registrar's reason and removes the zone;
  *                   an order left with no name cancels its subscription (nothing renews).
  *   renewing        the paid renewal is renewed at the registrar (one year); a refusal owes
@@ -25,6 +29,8 @@
  *                   registered and branded until it expires; a name that was still registering
  *                   was cancelled by the trigger and is never registered. Nothing is refunded
  *                   here: the order's money went back in full already.
+ *   remove_zone     a name that was not registered (failed, or cancelled by its refund) still
+ *                   has its zone: it is removed at the provider, then from the row.
  *
  * The registrar or a payment provider being unreachable leaves the row for a later run.
  */
@@ -58,10 +64,12 @@ interface Work {
   order_id: string;
   domain: string;
   years: number;
-  status: 'registering' | 'renewing' | 'renewal_failed' | 'refund' | 'stop_renewal';
+  status: 'registering' | 'renewing' | 'renewal_failed' | 'refund' | 'stop_renewal' | 'remove_zone';
   billing_subscription_id: string | null;
   renewal_order_id: string | null;
   owner_email: string | null;
+  /** The zone made for the name by an earlier attempt, or one still to be removed. */
+  zone_id: string | null;
 }
 
 const BATCH = 10;
@@ -96,9 +104,9 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
     await cancelIfNothingLeft(work, deps);
     return 'failed';
   }
-  let zone: DnsZone;
+  let zone: DnsZone | null;
   try {
-    zone = await dns.createZone(work.domain);
+    zone = await zoneFor(work, deps);
   } catch (error) {
     await db`select app.release_domain_work(${work.id}, ${'The DNS zone could not be created.'})`;
     console.error(`domain-purchase: zone for ${work.domain}`, error);
@@ -106,8 +114,8 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
   }
   // The order may have been refunded since the claim: the name is not bought for a customer
   // who has their money back, and the zone goes as a refused name's does.
-  if (await refundedMeanwhile(work, deps)) {
-    await dns.deleteZone(zone.id).catch(() => undefined);
+  if (!zone || (await refundedMeanwhile(work, deps))) {
+    if (zone) await removeZone(work, zone.id, deps);
     return 'stale';
   }
   let expireDate: string;
@@ -129,10 +137,10 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
       console.error(`domain-purchase: register ${work.domain}`, error);
       return 'retry';
     }
-    await dns.deleteZone(zone.id).catch(() => undefined);
     await db`
       select app.finish_domain_registration(${work.id}, false, null, ${refusal(error, 'registration')},
         null, null, null, false)`;
+    await removeZone(work, zone.id, deps);
     await cancelIfNothingLeft(work, deps);
     return 'failed';
   }
@@ -173,7 +181,7 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
       ${zone.nameServers}, ${token}, ${verified}) as result`;
   if (done?.result === 'taken') {
     // Someone added the name meanwhile: it is failed (and refunded); our zone goes.
-    await dns.deleteZone(zone.id).catch(() => undefined);
+    await removeZone(work, zone.id, deps);
     await cancelIfNothingLeft(work, deps);
     return 'failed';
   }
@@ -181,10 +189,57 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
     // Refunded while the registrar was asked: the name is not the customer's, so neither is the
     // zone. The registration itself cannot be taken back: the row says so, with its expiry.
     console.error(`domain-purchase: ${work.domain} registered after its order was refunded`);
-    await dns.deleteZone(zone.id).catch(() => undefined);
+    await removeZone(work, zone.id, deps);
     await db`select app.record_registration_after_refund(${work.id}, ${expireDate})`;
   }
   return done?.result ?? 'stale';
+}
+
+/**
+ * The name's zone: the one an earlier attempt made, while the provider has it; otherwise a new
+ * one, kept on the row before anything else is asked of it. Null when the name stopped
+ * registering meanwhile (the new zone is removed again).
+ */
+async function zoneFor(work: Work, deps: WorkerDeps): Promise<DnsZone | null> {
+  const kept = work.zone_id ? await deps.dns.getZone(work.zone_id) : null;
+  if (kept) return kept;
+  const zone = await deps.dns.createZone(work.domain);
+  const [row] = await deps.db<{ result: string }[]>`
+    select app.record_domain_zone(${work.id}, ${zone.id}, ${zone.nameServers}) as result`;
+  if (row?.result === 'recorded') return zone;
+  await deps.dns.deleteZone(zone.id).catch((error: unknown) => {
+    console.error(`domain-purchase: unrecorded zone ${zone.id} of ${work.domain}`, error);
+  });
+  return null;
+}
+
+/**
+ * The zone of a name that was not registered, removed at the provider and then from the row.
+ * A provider that cannot be reached leaves it on the row, which makes it due again (remove_zone).
+ */
+async function removeZone(work: Work, zoneId: string, deps: WorkerDeps): Promise<boolean> {
+  try {
+    await deps.dns.deleteZone(zoneId);
+  } catch (error) {
+    console.error(`domain-purchase: remove the zone of ${work.domain}`, error);
+    return false;
+  }
+  await deps.db`select app.domain_zone_removed(${work.id}, ${zoneId})`;
+  return true;
+}
+
+/** remove_zone: a zone left behind by a name that was not registered. */
+async function removeLeftZone(work: Work, deps: WorkerDeps): Promise<string> {
+  if (work.zone_id && (await removeZone(work, work.zone_id, deps))) return 'zone_removed';
+  await releaseAsItIs(work, deps);
+  return 'retry';
+}
+
+/** The row left for a later run, its problem (what the customer reads) unchanged. */
+async function releaseAsItIs(work: Work, deps: WorkerDeps): Promise<void> {
+  const [row] = await deps.db<{ problem: string | null }[]>`
+    select problem from public.purchased_domains where id = ${work.id}`;
+  await deps.db`select app.release_domain_work(${work.id}, ${row?.problem ?? null})`;
 }
 
 /** The name was cancelled because its order was refunded in full (20261122007900). */
@@ -412,9 +467,7 @@ async function stopRenewal(work: Work, deps: WorkerDeps): Promise<string> {
     await cancelRenewalNow(work, await billingTypeOf(work, deps), deps);
   } catch (error) {
     console.error(`domain-purchase: stop the renewal of ${work.domain}`, error);
-    const [row] = await deps.db<{ problem: string | null }[]>`
-      select problem from public.purchased_domains where id = ${work.id}`;
-    await deps.db`select app.release_domain_work(${work.id}, ${row?.problem ?? null})`;
+    await releaseAsItIs(work, deps);
     return 'retry';
   }
   const [row] = await deps.db<{ result: string | null }[]>`
@@ -482,7 +535,7 @@ async function notifyOwner(work: Work, deps: WorkerDeps): Promise<string> {
 export async function processDomainWork(deps: WorkerDeps): Promise<Record<string, number>> {
   const claimed = await deps.db<Work[]>`
     select id, account_id, order_id, domain, years, status, billing_subscription_id,
-      renewal_order_id, owner_email
+      renewal_order_id, owner_email, zone_id
     from app.claim_domain_work(${BATCH})`;
   const counts: Record<string, number> = {};
   for (const work of claimed) {
@@ -497,7 +550,9 @@ export async function processDomainWork(deps: WorkerDeps): Promise<Record<string
               ? await refund(work, deps)
               : work.status === 'stop_renewal'
                 ? await stopRenewal(work, deps)
-                : await notifyOwner(work, deps);
+                : work.status === 'remove_zone'
+                  ? await removeLeftZone(work, deps)
+                  : await notifyOwner(work, deps);
     } catch (error) {
       console.error(`domain-purchase: ${work.domain}`, error);
       result = 'error';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { CloudflareDnsProvider } from './cloudflare.ts';
-import { DnsProviderError } from './provider.ts';
+import { DnsProviderError, ZONE_EXISTS } from './provider.ts';
 
 /** A loopback server answering as Cloudflare's v4 API would, recording each request. */
 function cloudflareStub(answer: (request: Request, path: string) => Response | Promise<Response>) {
@@ -131,7 +131,7 @@ Deno.test(
   async () => {
     const stub = cloudflareStub((request) =>
       request.method === 'POST'
-        ? failure(400, [{ code: 1061, message: 'example.com already exists' }])
+        ? failure(400, [{ code: 1003, message: 'Invalid or missing zone name.' }])
         : failure(500, [{ code: 1000, message: 'Internal error' }]),
     );
     try {
@@ -142,9 +142,9 @@ Deno.test(
       });
       await assert.rejects(provider.createZone('example.com'), (error: unknown) => {
         assert.ok(error instanceof DnsProviderError);
-        assert.equal(error.message, 'Cloudflare refused: example.com already exists');
+        assert.equal(error.message, 'Cloudflare refused: Invalid or missing zone name.');
         assert.equal(error.status, 422);
-        assert.deepEqual(error.providerCodes, [1061]);
+        assert.deepEqual(error.providerCodes, [1003]);
         return true;
       });
       await assert.rejects(provider.getZone('z'), (error: unknown) => {
@@ -157,6 +157,32 @@ Deno.test(
     }
   },
 );
+
+Deno.test('refuses a second zone for a name the account has (1061) as the port says', async () => {
+  const stub = cloudflareStub(() =>
+    failure(400, [{ code: 1061, message: 'example.com already exists' }]),
+  );
+  try {
+    const provider = new CloudflareDnsProvider({
+      apiToken: 't',
+      accountId: 'acc',
+      apiUrl: stub.url,
+    });
+    await assert.rejects(provider.createZone('example.com'), (error: unknown) => {
+      assert.ok(error instanceof DnsProviderError);
+      assert.equal(error.message, 'Cloudflare refused: example.com already exists');
+      assert.equal(error.status, ZONE_EXISTS);
+      assert.deepEqual(error.providerCodes, [1061]);
+      return true;
+    });
+    assert.deepEqual(
+      stub.calls.map((call) => `${call.method} ${call.path}`),
+      ['POST /client/v4/zones'],
+    );
+  } finally {
+    await stub.close();
+  }
+});
 
 Deno.test('refuses answers that are not Cloudflare envelopes or zones', async () => {
   const answers = [new Response('<html>gateway</html>', { status: 502 }), envelope({ id: 42 })];

@@ -8,16 +8,20 @@
  *   POST   /zones/{id}/dns_records { type, name, content, ttl }     → result: record
  *
  * Zone status "initializing" and "pending" are pending to us; "active" and "moved" map as named.
+ * A POST /zones for a name the account already has is answered 400 with error code 1061.
  */
 import {
   type DnsProvider,
   DnsProviderError,
   type DnsRecord,
   type DnsZone,
+  ZONE_EXISTS,
   type ZoneStatus,
 } from './provider.ts';
 
 export const CLOUDFLARE_API_URL = 'https://api.cloudflare.com/client/v4';
+/** POST /zones for a name the account already has: "<name> already exists". */
+const ALREADY_EXISTS = 1061;
 const TIMEOUT_MS = 10_000;
 
 export interface CloudflareOptions {
@@ -115,12 +119,14 @@ export class CloudflareDnsProvider implements DnsProvider {
 
   #refusal(status: number, envelope: Envelope): DnsProviderError {
     const { codes, text } = errorsOf(envelope);
-    // Their 4xx are ours to show (bad name, zone exists, no permission); 5xx are theirs.
-    return new DnsProviderError(
-      `Cloudflare refused: ${text || `HTTP ${status}`}`,
-      status >= 400 && status < 500 ? 422 : 502,
-      codes,
-    );
+    // Their 4xx are ours to show (bad name, no permission); 5xx are theirs. A zone that exists
+    // is told apart (they answer it with a plain 400), as the port promises.
+    const ours = codes.includes(ALREADY_EXISTS)
+      ? ZONE_EXISTS
+      : status >= 400 && status < 500
+        ? 422
+        : 502;
+    return new DnsProviderError(`Cloudflare refused: ${text || `HTTP ${status}`}`, ours, codes);
   }
 
   async createZone(name: string): Promise<DnsZone> {

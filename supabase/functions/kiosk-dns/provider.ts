@@ -17,6 +17,10 @@ export interface DnsZone {
 
 export interface DnsProvider {
   readonly name: 'cloudflare' | 'sandbox';
+  /**
+   * A new zone in our account. A name that already has one is refused (DnsProviderError, status
+   * 409), as Cloudflare does: callers keep the zone they made and use it again.
+   */
   createZone(name: string): Promise<DnsZone>;
   /** The zone, or null when the provider no longer has it. */
   getZone(id: string): Promise<DnsZone | null>;
@@ -34,6 +38,9 @@ export interface DnsRecord {
   type: 'TXT' | 'CNAME' | 'A' | 'AAAA';
   value: string;
 }
+
+/** The status of a refusal to create a zone for a name that already has one of ours. */
+export const ZONE_EXISTS = 409;
 
 /** The provider refused or could not be asked; the message is safe to show staff. */
 export class DnsProviderError extends Error {

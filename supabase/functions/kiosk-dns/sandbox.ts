@@ -1,7 +1,8 @@
 /**
- * A local stand-in for the DNS provider: zones live in public.dns_zones (which kiosk-dns writes
- * for every provider), get a sandbox id and name servers under .localhost, and become active the
- * first time they are looked up again (as if their name servers had been set). On a local stack
+ * A local stand-in for the DNS provider: zones live in public.dns_zones (which kiosk-dns and the
+ * domain-purchase worker write for every provider; a name with a zone there gets no second), get
+ * a sandbox id and name servers under .localhost, and become active the first time they are
+ * looked up again (as if their name servers had been set). On a local stack
  * (DNS_SANDBOX_API set) the zone is also created in, and removed from, the stack's DNS sandbox,
  * whose name server then answers for it as the provider's would.
  */
@@ -11,6 +12,7 @@ import {
   DnsProviderError,
   type DnsRecord,
   type DnsZone,
+  ZONE_EXISTS,
   type ZoneStatus,
 } from './provider.ts';
 
@@ -32,8 +34,9 @@ export class SandboxDnsProvider implements DnsProvider {
 
   constructor(private readonly api?: SandboxDnsApi) {}
 
-  private async send(method: 'PUT' | 'DELETE', zone: string): Promise<void> {
-    if (!this.api) return;
+  /** The DNS sandbox's status; null without one. */
+  private async send(method: 'PUT' | 'DELETE', zone: string): Promise<number | null> {
+    if (!this.api) return null;
     const response = await fetch(`${this.api.url}/zones/${encodeURIComponent(zone)}`, {
       method,
       headers: { apikey: this.api.key },
@@ -45,10 +48,18 @@ export class SandboxDnsProvider implements DnsProvider {
     if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
       throw new DnsProviderError(`The DNS sandbox answered ${response.status}`, 502);
     }
+    return response.status;
   }
 
   async createZone(name: string): Promise<DnsZone> {
-    await this.send('PUT', name);
+    // As Cloudflare refuses a second zone for a name in the account, so a caller that forgets
+    // the zone it made fails here as it would there: a zone is ours when public.dns_zones lists
+    // it, or when the stack's DNS sandbox held it already (200, not 201: made and not listed).
+    const exists = () => new DnsProviderError(`${name} already exists`, ZONE_EXISTS);
+    const [listed] = await sql()`
+      select 1 from public.dns_zones where name = ${name} and status <> 'deleted'`;
+    if (listed) throw exists();
+    if ((await this.send('PUT', name)) === 200) throw exists();
     return {
       id: `sandbox_${randomHex(16)}`,
       name,
