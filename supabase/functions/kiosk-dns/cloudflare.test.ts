@@ -184,8 +184,56 @@ Deno.test('refuses a second zone for a name the account has (1061) as the port s
   }
 });
 
+Deno.test(
+  'finds the account’s zone for a name by listing, and answers null when it has none',
+  async () => {
+    const stub = cloudflareStub((request) => {
+      const name = new URL(request.url).searchParams.get('name');
+      if (name === 'broken.com') return failure(500, [{ code: 1000, message: 'Internal error' }]);
+      // A list that holds another name too: only the asked one is the answer.
+      return envelope(
+        name === 'example.com'
+          ? [{ ...cloudflareZone, id: 'other', name: 'www.example.com' }, cloudflareZone]
+          : [],
+      );
+    });
+    try {
+      const provider = new CloudflareDnsProvider({
+        apiToken: 'cf-token',
+        accountId: 'acc_1',
+        apiUrl: stub.url,
+      });
+      assert.deepEqual(await provider.findZone('example.com'), {
+        id: '023e105f4ecef8ad9ca31a8372d0c353',
+        name: 'example.com',
+        status: 'pending',
+        nameServers: ['bob.ns.cloudflare.com', 'lola.ns.cloudflare.com'],
+      });
+      assert.equal(await provider.findZone('example.org'), null);
+      await assert.rejects(
+        provider.findZone('broken.com'),
+        (error: unknown) => error instanceof DnsProviderError && error.status === 502,
+      );
+      assert.deepEqual(
+        stub.calls.map((call) => `${call.method} ${call.path} ${call.authorization}`),
+        [
+          'GET /client/v4/zones?name=example.com&account.id=acc_1 Bearer cf-token',
+          'GET /client/v4/zones?name=example.org&account.id=acc_1 Bearer cf-token',
+          'GET /client/v4/zones?name=broken.com&account.id=acc_1 Bearer cf-token',
+        ],
+      );
+    } finally {
+      await stub.close();
+    }
+  },
+);
+
 Deno.test('refuses answers that are not Cloudflare envelopes or zones', async () => {
-  const answers = [new Response('<html>gateway</html>', { status: 502 }), envelope({ id: 42 })];
+  const answers = [
+    new Response('<html>gateway</html>', { status: 502 }),
+    envelope({ id: 42 }),
+    envelope(cloudflareZone),
+  ];
   const stub = cloudflareStub(() => answers.shift()!);
   try {
     const provider = new CloudflareDnsProvider({
@@ -195,6 +243,7 @@ Deno.test('refuses answers that are not Cloudflare envelopes or zones', async ()
     });
     await assert.rejects(provider.getZone('z'), /without JSON/);
     await assert.rejects(provider.getZone('z'), /unreadable zone/);
+    await assert.rejects(provider.findZone('example.com'), /unreadable zone list/);
   } finally {
     await stub.close();
   }

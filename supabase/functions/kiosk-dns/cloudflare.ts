@@ -4,6 +4,7 @@
  *
  *   POST   /zones          { name, account: { id }, type: "full" }  → result: zone
  *   GET    /zones/{id}                                              → result: zone (404 if gone)
+ *   GET    /zones?name={name}&account.id={account}                  → result: [zone] or []
  *   DELETE /zones/{id}                                              → result: { id }
  *   POST   /zones/{id}/dns_records { type, name, content, ttl }     → result: record
  *
@@ -144,6 +145,19 @@ export class CloudflareDnsProvider implements DnsProvider {
     if (status === 404) return null;
     if (envelope.success !== true) throw this.#refusal(status, envelope);
     return readZone(envelope.result);
+  }
+
+  async findZone(name: string): Promise<DnsZone | null> {
+    const query = new URLSearchParams({ name, 'account.id': this.#options.accountId });
+    const { status, envelope } = await this.#call('GET', `/zones?${query}`);
+    if (envelope.success !== true) throw this.#refusal(status, envelope);
+    if (!Array.isArray(envelope.result)) {
+      throw new DnsProviderError('Cloudflare answered with an unreadable zone list', 502);
+    }
+    // Their name filter is exact already; the name is compared all the same, so a change of
+    // theirs (a prefix match) could never hand us another name's zone.
+    const zone = envelope.result.map(readZone).find((zone) => zone.name === name);
+    return zone ?? null;
   }
 
   async deleteZone(id: string): Promise<void> {

@@ -24,6 +24,11 @@ export interface DnsProvider {
   createZone(name: string): Promise<DnsZone>;
   /** The zone, or null when the provider no longer has it. */
   getZone(id: string): Promise<DnsZone | null>;
+  /**
+   * The zone our account has for a name, or null: how a caller whose createZone answer was lost
+   * (a crash, a timeout) finds the zone the provider made all the same.
+   */
+  findZone(name: string): Promise<DnsZone | null>;
   /** Removes the zone; a zone the provider no longer has counts as removed. */
   deleteZone(id: string): Promise<void>;
   /**

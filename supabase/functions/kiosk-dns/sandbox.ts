@@ -60,6 +60,10 @@ export class SandboxDnsProvider implements DnsProvider {
       select 1 from public.dns_zones where name = ${name} and status <> 'deleted'`;
     if (listed) throw exists();
     if ((await this.send('PUT', name)) === 200) throw exists();
+    return this.newZone(name);
+  }
+
+  private newZone(name: string): DnsZone {
     return {
       id: `sandbox_${randomHex(16)}`,
       name,
@@ -80,6 +84,32 @@ export class SandboxDnsProvider implements DnsProvider {
       status: row.status === 'pending' ? 'active' : row.status,
       nameServers: row.nameservers,
     };
+  }
+
+  /**
+   * The zone public.dns_zones lists for the name; otherwise one the stack's DNS sandbox holds
+   * unlisted, the trace of a createZone whose answer was lost. The DNS sandbox keeps zones by
+   * name only and that answer's random id was never stored, so the zone gets a new one: once the
+   * caller lists it in public.dns_zones (as every caller of createZone does), getZone and
+   * deleteZone find it under that id, as they find a zone they made.
+   */
+  async findZone(name: string): Promise<DnsZone | null> {
+    const [row] = await sql()<{ zone_id: string }[]>`
+      select zone_id from public.dns_zones where name = ${name} and status <> 'deleted'`;
+    if (row) return this.getZone(row.zone_id);
+    if (!this.api) return null;
+    const response = await fetch(`${this.api.url}/zones`, {
+      headers: { apikey: this.api.key },
+    }).catch((error: unknown) => {
+      throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
+    });
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new DnsProviderError(`The DNS sandbox answered ${response.status}`, 502);
+    }
+    const { zones } = (await response.json()) as { zones?: unknown };
+    if (!Array.isArray(zones) || !zones.includes(name)) return null;
+    return this.newZone(name);
   }
 
   async deleteZone(id: string): Promise<void> {
