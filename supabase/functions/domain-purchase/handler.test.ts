@@ -5,8 +5,10 @@ import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
 import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
 import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
+import { type DnsProvider, DnsProviderError, type DnsZone } from '../kiosk-dns/provider.ts';
 import { CART_EMPTY } from './order.ts';
-import { purchaseCaller, refundAsStaff } from './testing.ts';
+import { purchaseCaller, refundAsStaff, sandboxDnsOf } from './testing.ts';
+import { MAX_ATTEMPTS } from './worker.ts';
 
 /**
  * The function called directly against the running stack: its database, Stripe sandbox (whose
@@ -75,6 +77,31 @@ const orderState = async (orderId: string, status: number) =>
     : null;
 
 const label = () => `buy${crypto.randomUUID().slice(0, 8)}`;
+
+/** The stack's DNS adapter with its createZone replaced by one that may call the adapter's own. */
+function dnsWith(createZone: (sandbox: DnsProvider, name: string) => Promise<DnsZone>) {
+  return (): DnsProvider => {
+    const sandbox = sandboxDnsOf(env);
+    return {
+      name: sandbox.name,
+      createZone: (name) => createZone(sandbox, name),
+      getZone: (id) => sandbox.getZone(id),
+      findZone: (name) => sandbox.findZone(name),
+      deleteZone: (id) => sandbox.deleteZone(id),
+      putRecord: (zone, record) => sandbox.putRecord(zone, record),
+    };
+  };
+}
+
+/** `run` with the stack's own worker (its cron job) paused, so the test's worker takes a name. */
+async function withoutCronWorker<T>(run: () => Promise<T>): Promise<T> {
+  await sql()`update cron.job set active = false where jobname = 'domain-purchase'`;
+  try {
+    return await run();
+  } finally {
+    await sql()`update cron.job set active = true where jobname = 'domain-purchase'`;
+  }
+}
 
 Deno.test('domain-purchase: search, cart, checkout, registration and renewals', async (t) => {
   try {
@@ -424,6 +451,146 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       },
     );
 
+    /** The paid name's row once the worker has tried it with `problem` left for a later try. */
+    const waiting = (orderId: string, problem: string, runWorker: () => Promise<unknown>) =>
+      until(async () => {
+        await runWorker();
+        const [row] = await names(orderId);
+        return row?.status === 'registering' && row.problem === problem ? row : null;
+      });
+    /** As if the row's wait were over, `attempts` claims into it: the next run may take it. */
+    const dueAgain = async (orderId: string, attempts?: number) => {
+      await sql()`
+        update public.purchased_domains
+        set locked_until = null, attempts = coalesce(${attempts ?? null}::int, attempts)
+        where order_id = ${orderId}`;
+    };
+
+    await t.step(
+      'a zone made at the provider but never recorded (a crash): the next attempt takes it',
+      async () => {
+        const name = `${label()}.com`;
+        const created: string[] = [];
+        // The first createZone makes the zone, then its answer is lost (the worker dies, or
+        // the database cannot be reached, before the zone is recorded).
+        const { work: crashingWork } = purchaseCaller(
+          env,
+          undefined,
+          undefined,
+          dnsWith(async (sandbox, zoneName) => {
+            const zone = await sandbox.createZone(zoneName);
+            created.push(zone.id);
+            if (zoneName === name && created.length === 1)
+              throw new Error(`crashed after creating ${zone.id}`);
+            return zone;
+          }),
+        );
+        const order = await buy([name]);
+        const row = await withoutCronWorker(async () => {
+          await pay(order.paymentUrl, '4242 4242 4242 4242');
+          await waiting(order.orderId, 'The DNS zone could not be created.', crashingWork);
+          assert.deepEqual(
+            await zoneOf(name),
+            { listed: null, kept: null, held: true },
+            'made at the provider, recorded nowhere',
+          );
+          await dueAgain(order.orderId);
+          return await until(async () => {
+            await crashingWork();
+            const [row] = await names(order.orderId);
+            return row?.status === 'registering' ? null : row;
+          });
+        });
+        assert.equal(row.status, 'registered', String(row.problem));
+        assert.equal(created.length, 1, 'no second zone: the provider refused it');
+        const zone = await zoneOf(name);
+        assert.ok(zone.listed && zone.held);
+        assert.equal(zone.kept, zone.listed.zone_id, 'the taken zone, kept on the row');
+        assert.deepEqual((await control.domain(name))?.nameservers, zone.listed.nameservers);
+        const [domain] = await sql()<{ verification_status: string }[]>`
+          select verification_status from public.domains where domain = ${name}`;
+        assert.equal(domain?.verification_status, 'verified', 'its records set in that zone');
+      },
+    );
+
+    await t.step(
+      'a zone that cannot be made on any attempt: the name fails after the last, refunded',
+      async () => {
+        const name = `${label()}.com`;
+        const { work: failingWork } = purchaseCaller(
+          env,
+          undefined,
+          undefined,
+          dnsWith((sandbox, zoneName) =>
+            zoneName === name
+              ? Promise.reject(new DnsProviderError('The DNS sandbox answered 503', 502))
+              : sandbox.createZone(zoneName),
+          ),
+        );
+        const order = await buy([name]);
+        await withoutCronWorker(async () => {
+          await pay(order.paymentUrl, '4242 4242 4242 4242');
+          await waiting(order.orderId, 'The DNS zone could not be created.', failingWork);
+          // The next claim is the last one.
+          await dueAgain(order.orderId, MAX_ATTEMPTS - 1);
+          await until(async () => {
+            await failingWork();
+            return orderState(order.orderId, 51);
+          });
+        });
+        const [row] = await names(order.orderId);
+        assert.equal(row!.status, 'failed');
+        assert.equal(
+          row!.problem,
+          'The DNS zone could not be created. The name was not registered.',
+        );
+        assert.equal(row!.refund_amount, '1299');
+        assert.ok(row!.refunded_at && row!.refund_id?.startsWith('re_'));
+        assert.equal(await refundedAtStripe(order.orderId), 1299);
+        assert.equal(await control.domain(name), null, 'never asked of the registrar');
+        const subscription = await subscriptionOf(order.orderId);
+        assert.equal((await stripe(`subscriptions/${subscription}`)).status, 'canceled');
+        assert.deepEqual(await zoneOf(name), { listed: null, kept: null, held: false });
+      },
+    );
+
+    await t.step(
+      'a zone of the name listed as staff’s: not taken; the name fails after the last attempt',
+      async () => {
+        const name = `${label()}.com`;
+        // As the kiosk's zone screen makes it: listed, with no account.
+        const staffZone = `sandbox_staff${crypto.randomUUID().slice(0, 8)}`;
+        await sql()`
+          insert into public.dns_zones (zone_id, name, status, nameservers)
+          values (${staffZone}, ${name}, 'active', ${['ada.ns.sandbox.localhost']})`;
+        try {
+          const order = await buy([name]);
+          await pay(order.paymentUrl, '4242 4242 4242 4242');
+          const held =
+            `The DNS zone could not be created: ${name} already has a zone in our DNS ` +
+            `account, held for something else.`;
+          await waiting(order.orderId, held, work);
+          await dueAgain(order.orderId, MAX_ATTEMPTS - 1);
+          await until(async () => {
+            await work();
+            return orderState(order.orderId, 51);
+          });
+          const [row] = await names(order.orderId);
+          assert.equal(row!.status, 'failed');
+          assert.equal(row!.problem, `${held} The name was not registered.`);
+          assert.ok(row!.refunded_at);
+          assert.equal(await refundedAtStripe(order.orderId), 1299);
+          const zone = await zoneOf(name);
+          assert.equal(zone.kept, null, 'the name never had the staff’s zone');
+          const [listed] = await sql()<{ zone_id: string; account_id: string | null }[]>`
+            select zone_id, account_id from public.dns_zones where name = ${name}`;
+          assert.deepEqual(listed, { zone_id: staffZone, account_id: null }, 'left as it was');
+        } finally {
+          await sql()`delete from public.dns_zones where zone_id = ${staffZone}`;
+        }
+      },
+    );
+
     await t.step(
       'the registrar refusing every name of a paid order: failed, refunded in full (51)',
       async () => {
@@ -713,9 +880,8 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
             },
           };
         });
-        // The stack's own worker (its cron job) would race this one for the name.
-        await sql()`update cron.job set active = false where jobname = 'domain-purchase'`;
-        try {
+        // The stack's own worker would race this one for the name.
+        await withoutCronWorker(async () => {
           await pay(order.paymentUrl, '4242 4242 4242 4242');
           await until(async () => {
             const [row] = await names(order.orderId);
@@ -726,9 +892,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
             return refundedMidCall ? true : null;
           });
           await until(() => settled(order.orderId));
-        } finally {
-          await sql()`update cron.job set active = true where jobname = 'domain-purchase'`;
-        }
+        });
         const registered = await control.domain(name);
         assert.ok(registered, 'the registrar registered it');
         const [row] = await sql()<

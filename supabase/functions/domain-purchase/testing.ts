@@ -7,6 +7,7 @@ import { sql } from '../_shared/sql.ts';
 import { type StackEnv, userAuthorization } from '../_shared/testing.ts';
 import { parseNameServer, type VerifierConfig } from '../domain-verify/dns.ts';
 import { createKioskBillingHandler } from '../kiosk-billing/handler.ts';
+import type { DnsProvider } from '../kiosk-dns/provider.ts';
 import { SandboxDnsProvider } from '../kiosk-dns/sandbox.ts';
 import { createDomainPurchaseHandler } from './handler.ts';
 import type { PurchaseRegistrar } from './registrar-port.ts';
@@ -31,16 +32,26 @@ export function dnsSandboxEnvOf(env: StackEnv): {
   };
 }
 
+/** The DNS provider the stack's functions use: the sandbox adapter on the stack's DNS sandbox. */
+export function sandboxDnsOf(env: StackEnv): DnsProvider {
+  return new SandboxDnsProvider({
+    url: dnsSandboxEnvOf(env).DNS_SANDBOX_API,
+    key: env.SUPABASE_SERVICE_ROLE_KEY,
+  });
+}
+
 /**
  * The function wired to the running stack's sandboxes (Stripe, Paddle when given, registrar, DNS,
  * mail catcher), called directly: `call` answers status and JSON body, `work` runs the worker
- * once with the service role, as the stack's cron job does. `registrar` is the sandbox's adapter
- * unless a test puts something in front of it (to act at the moment of a registrar call).
+ * once with the service role, as the stack's cron job does. `registrar` and `dns` are the
+ * sandboxes' adapters unless a test puts something in front of them (to act at the moment of a
+ * call).
  */
 export function purchaseCaller(
   env: StackEnv,
   overlay?: () => OverlayBilling,
   registrar: () => PurchaseRegistrar = () => registrarFromEnv(),
+  dns: () => DnsProvider = () => sandboxDnsOf(env),
 ) {
   const dnsEnv = dnsSandboxEnvOf(env);
   const purchase = createDomainPurchaseHandler({
@@ -49,8 +60,7 @@ export function purchaseCaller(
     billing: cardBillingFromEnv,
     documents: billingDocumentsFromEnv,
     ...(overlay ? { overlay } : {}),
-    dns: () =>
-      new SandboxDnsProvider({ url: dnsEnv.DNS_SANDBOX_API, key: env.SUPABASE_SERVICE_ROLE_KEY }),
+    dns,
     verifier: () => dnsEnv.verifier,
     mail: () => mailpitSender(env.MAILBOX_URL!, 'Shortlane <noreply@shortlane.test>'),
     returnOrigins: () => 'http://localhost:*',

@@ -9,7 +9,11 @@
  *                   (verified when the check passed; otherwise the verifier keeps trying).
  *                   A later attempt (the registrar was unreachable) uses the kept zone: the
  *                   provider refuses a second one, and the registrar's idempotent answer carries
- *                   the first one's name servers.
+ *                   the first one's name servers. A zone the provider made for an attempt
+ *                   that never recorded it (a crash, a lost answer) is found by its name and
+ *                   taken, unless public.dns_zones lists it as something else's.
+ *                   A zone that cannot be had, or a registrar that cannot be reached, is tried
+ *                   again up to MAX_ATTEMPTS claims, then the name fails with the reason.
  *                   A refusal fails the name with the registrar's reason and removes the zone;
  *                   an order left with no name cancels its subscription (nothing renews).
  *   renewing        the paid renewal is renewed at the registrar (one year); a refusal owes
@@ -42,7 +46,12 @@ import type { Sql } from '../_shared/sql.ts';
 import { verificationRecordName } from '../../../shared/src/domain-verification.ts';
 import { checkDomain, type Lookup, type VerifierConfig } from '../domain-verify/dns.ts';
 import { changePaddleSubscription } from '../billing/paddle.ts';
-import type { DnsProvider, DnsZone } from '../kiosk-dns/provider.ts';
+import {
+  type DnsProvider,
+  DnsProviderError,
+  type DnsZone,
+  ZONE_EXISTS,
+} from '../kiosk-dns/provider.ts';
 import { type PurchaseRegistrar, registrarCode } from './registrar-port.ts';
 
 export interface WorkerDeps {
@@ -73,8 +82,27 @@ interface Work {
 }
 
 const BATCH = 10;
-/** Tries of a registrar that cannot be reached before the name is failed. */
-const MAX_ATTEMPTS = 20;
+/**
+ * Tries of a name's registration (a registrar that cannot be reached, a zone that cannot be
+ * made) before the name is failed, and so refunded.
+ */
+export const MAX_ATTEMPTS = 20;
+
+const ZONE_NOT_CREATED = 'The DNS zone could not be created.';
+
+/**
+ * The provider has a zone for the name that public.dns_zones lists as something else's (made on
+ * the kiosk's zone screen, or another order's still being removed): it is not taken.
+ */
+class ZoneHeldElsewhere extends Error {
+  constructor(domain: string) {
+    super(
+      `The DNS zone could not be created: ${domain} already has a zone in our DNS account, ` +
+        `held for something else.`,
+    );
+    this.name = 'ZoneHeldElsewhere';
+  }
+}
 
 const randomToken = () =>
   Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) =>
@@ -108,9 +136,18 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
   try {
     zone = await zoneFor(work, deps);
   } catch (error) {
-    await db`select app.release_domain_work(${work.id}, ${'The DNS zone could not be created.'})`;
     console.error(`domain-purchase: zone for ${work.domain}`, error);
-    return 'retry';
+    const problem = error instanceof ZoneHeldElsewhere ? error.message : ZONE_NOT_CREATED;
+    if (await triesLeft(work, deps)) {
+      await db`select app.release_domain_work(${work.id}, ${problem})`;
+      return 'retry';
+    }
+    // A zone kept on the row is left there: the failed name's remove_zone work takes it.
+    await db`
+      select app.finish_domain_registration(${work.id}, false, null,
+        ${`${problem} The name was not registered.`}, null, null, null, false)`;
+    await cancelIfNothingLeft(work, deps);
+    return 'failed';
   }
   // The order may have been refunded since the claim: the name is not bought for a customer
   // who has their money back, and the zone goes as a refused name's does.
@@ -130,9 +167,7 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
     expireDate = registered.domain.expireDate;
   } catch (error) {
     const code = registrarCode(error);
-    const [row] = await db<{ attempts: number }[]>`
-      select attempts from public.purchased_domains where id = ${work.id}`;
-    if ((code === 'unreachable' || code === null) && (row?.attempts ?? 0) < MAX_ATTEMPTS) {
+    if ((code === 'unreachable' || code === null) && (await triesLeft(work, deps))) {
       await db`select app.release_domain_work(${work.id}, ${'Waiting for the registrar.'})`;
       console.error(`domain-purchase: register ${work.domain}`, error);
       return 'retry';
@@ -195,15 +230,22 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
   return done?.result ?? 'stale';
 }
 
+/** Whether the name's claim (app.claim_domain_work counts them) leaves it another try. */
+async function triesLeft(work: Work, deps: WorkerDeps): Promise<boolean> {
+  const [row] = await deps.db<{ attempts: number }[]>`
+    select attempts from public.purchased_domains where id = ${work.id}`;
+  return (row?.attempts ?? 0) < MAX_ATTEMPTS;
+}
+
 /**
  * The name's zone: the one an earlier attempt made, while the provider has it; otherwise a new
- * one, kept on the row before anything else is asked of it. Null when the name stopped
- * registering meanwhile (the new zone is removed again).
+ * one (or the one a lost attempt made), kept on the row before anything else is asked of it.
+ * Null when the name stopped registering meanwhile (the new zone is removed again).
  */
 async function zoneFor(work: Work, deps: WorkerDeps): Promise<DnsZone | null> {
   const kept = work.zone_id ? await deps.dns.getZone(work.zone_id) : null;
   if (kept) return kept;
-  const zone = await deps.dns.createZone(work.domain);
+  const zone = await createOrAdopt(work, deps);
   const [row] = await deps.db<{ result: string }[]>`
     select app.record_domain_zone(${work.id}, ${zone.id}, ${zone.nameServers}) as result`;
   if (row?.result === 'recorded') return zone;
@@ -211,6 +253,32 @@ async function zoneFor(work: Work, deps: WorkerDeps): Promise<DnsZone | null> {
     console.error(`domain-purchase: unrecorded zone ${zone.id} of ${work.domain}`, error);
   });
   return null;
+}
+
+/**
+ * A new zone for the name. A refusal because the name has one already is, unless that zone is
+ * listed as something else's, the trace of an attempt that made it and never recorded it (a crash
+ * or a lost answer between createZone and app.record_domain_zone): that zone is the name's and
+ * is taken, or the provider's refusal would fail every later attempt.
+ */
+async function createOrAdopt(work: Work, deps: WorkerDeps): Promise<DnsZone> {
+  try {
+    return await deps.dns.createZone(work.domain);
+  } catch (error) {
+    if (!(error instanceof DnsProviderError && error.status === ZONE_EXISTS)) throw error;
+    const found = await deps.dns.findZone(work.domain);
+    if (!found) throw error;
+    // Ours is none listed, or the row of the name's earlier zone (one the provider no longer
+    // had), which app.record_domain_zone replaces. A listing of the found zone itself, or a live
+    // one of the name, is staff's (the kiosk's zone screen) or another order's.
+    const [claim] = await deps.db<{ zone_id: string }[]>`
+      select zone_id from public.dns_zones
+      where (zone_id = ${found.id} or (name = ${work.domain} and status <> 'deleted'))
+        and zone_id is distinct from ${work.zone_id}`;
+    if (claim) throw new ZoneHeldElsewhere(work.domain);
+    console.error(`domain-purchase: ${work.domain} takes the unrecorded zone ${found.id}`);
+    return found;
+  }
 }
 
 /**
