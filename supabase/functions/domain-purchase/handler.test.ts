@@ -404,6 +404,20 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         from public.purchased_domains where order_id = ${orderId} order by domain`;
 
     /** The name's zone as we list it, as the row keeps it, and as the DNS sandbox holds it. */
+    /** A name bought and paid while the registrar cannot be reached: it waits, registering. */
+    const paidWhileRegistrarUnreachable = async (name: string) => {
+      await control.failNext({ operation: 'register', domainName: name, error: 'unreachable' });
+      const order = await buy([name]);
+      await pay(order.paymentUrl, '4242 4242 4242 4242');
+      await until(async () => {
+        await work();
+        const [row] = await names(order.orderId);
+        return row?.status === 'registering' && row.problem === 'Waiting for the registrar.'
+          ? true
+          : null;
+      });
+      return order;
+    };
     const zoneOf = async (domain: string) => {
       const [listed] = await sql()<{ zone_id: string; nameservers: string[] }[]>`
         select zone_id, nameservers from public.dns_zones where name = ${domain}`;
@@ -421,16 +435,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       'the registrar unreachable at first: the next attempt registers with the same zone',
       async () => {
         const name = `${label()}.com`;
-        await control.failNext({ operation: 'register', domainName: name, error: 'unreachable' });
-        const order = await buy([name]);
-        await pay(order.paymentUrl, '4242 4242 4242 4242');
-        await until(async () => {
-          await work();
-          const [row] = await names(order.orderId);
-          return row?.status === 'registering' && row.problem === 'Waiting for the registrar.'
-            ? true
-            : null;
-        });
+        const order = await paidWhileRegistrarUnreachable(name);
         const first = await zoneOf(name);
         assert.ok(first.held, 'the zone made before the registrar was asked');
         // As if the registrar's wait were over: the next attempt's outcome.
@@ -817,16 +822,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       async () => {
         const name = `${label()}.com`;
         // The registrar cannot be reached at first: the paid name waits, registering.
-        await control.failNext({ operation: 'register', domainName: name, error: 'unreachable' });
-        const order = await buy([name]);
-        await pay(order.paymentUrl, '4242 4242 4242 4242');
-        await until(async () => {
-          await work();
-          const [row] = await names(order.orderId);
-          return row?.status === 'registering' && row.problem === 'Waiting for the registrar.'
-            ? true
-            : null;
-        });
+        const order = await paidWhileRegistrarUnreachable(name);
         const zone = await zoneOf(name);
         assert.ok(zone.held, 'the zone made before the registrar was asked');
         // Refunded in full at Stripe meanwhile.
