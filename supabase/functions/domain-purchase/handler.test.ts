@@ -93,10 +93,30 @@ function dnsWith(createZone: (sandbox: DnsProvider, name: string) => Promise<Dns
   };
 }
 
-/** `run` with the stack's own worker (its cron job) paused, so the test's worker takes a name. */
+/**
+ * `run` with the stack's own worker (its cron job) paused, so the test's worker takes a name.
+ * A kick pg_cron started just before the pause may still reach the stack's worker: `run` waits
+ * until the job has no run going and pg_net has the answer to every request asked of it so far.
+ */
 async function withoutCronWorker<T>(run: () => Promise<T>): Promise<T> {
   await sql()`update cron.job set active = false where jobname = 'domain-purchase'`;
   try {
+    await until(async () => {
+      const [going] = await sql()`
+        select 1 from cron.job_run_details d join cron.job j on j.jobid = d.jobid
+        where j.jobname = 'domain-purchase' and d.status in ('starting', 'running')`;
+      return going ? null : true;
+    });
+    const [sequence] = await sql()<{ last: string }[]>`
+      select last_value::text as last from net.http_request_queue_id_seq`;
+    const last = sequence!.last;
+    await until(async () => {
+      const [answered] = await sql()`
+        select 1 where not exists (select 1 from net.http_request_queue)
+          and (${last}::bigint <= 1 or exists (
+            select 1 from net._http_response where id >= ${last}::bigint))`;
+      return answered ? true : null;
+    });
     return await run();
   } finally {
     await sql()`update cron.job set active = true where jobname = 'domain-purchase'`;
