@@ -142,6 +142,9 @@ test.describe('kiosk screens', () => {
       await openCreatePage(page, 'DNS zones', 'cloudflare/zones');
       await fillField(page.getByRole('textbox', { name: 'Zone (domain)', exact: true }), zone);
       await page.getByRole('button', { name: 'Save' }).click();
+      // Found by its name: the list holds every zone of the account (purchased names' too), a
+      // page of them at a time.
+      await page.getByPlaceholder('Zone').fill(zone);
       const row = page.getByRole('row').filter({ hasText: zone });
       await expect(row).toContainText('pending');
       await page.getByRole('button', { name: 'Sync with provider' }).click();
