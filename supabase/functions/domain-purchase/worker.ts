@@ -125,13 +125,7 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
   // the reason (and refunded), never retried.
   const [blocked] = await db<{ problem: string | null }[]>`
     select app.domain_registration_blocked(${work.domain}) as problem`;
-  if (blocked?.problem) {
-    await db`
-      select app.finish_domain_registration(${work.id}, false, null, ${blocked.problem},
-        null, null, null, false)`;
-    await cancelIfNothingLeft(work, deps);
-    return 'failed';
-  }
+  if (blocked?.problem) return await failName(work, blocked.problem, deps);
   let zone: DnsZone | null;
   try {
     zone = await zoneFor(work, deps);
@@ -143,11 +137,7 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
       return 'retry';
     }
     // A zone kept on the row is left there: the failed name's remove_zone work takes it.
-    await db`
-      select app.finish_domain_registration(${work.id}, false, null,
-        ${`${problem} The name was not registered.`}, null, null, null, false)`;
-    await cancelIfNothingLeft(work, deps);
-    return 'failed';
+    return await failName(work, `${problem} The name was not registered.`, deps);
   }
   // The order may have been refunded since the claim: the name is not bought for a customer
   // who has their money back, and the zone goes as a refused name's does.
@@ -172,12 +162,9 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
       console.error(`domain-purchase: register ${work.domain}`, error);
       return 'retry';
     }
-    await db`
-      select app.finish_domain_registration(${work.id}, false, null, ${refusal(error, 'registration')},
-        null, null, null, false)`;
+    const failed = await failName(work, refusal(error, 'registration'), deps);
     await removeZone(work, zone.id, deps);
-    await cancelIfNothingLeft(work, deps);
-    return 'failed';
+    return failed;
   }
 
   // Our zone, our records: what the verifier asks for, set for the customer.
@@ -228,6 +215,18 @@ async function register(work: Work, deps: WorkerDeps): Promise<string> {
     await db`select app.record_registration_after_refund(${work.id}, ${expireDate})`;
   }
   return done?.result ?? 'stale';
+}
+
+/**
+ * The name fails with `problem`, what its owner reads (its refund is the refund work's); an order
+ * left with no name is cancelled.
+ */
+async function failName(work: Work, problem: string, deps: WorkerDeps): Promise<'failed'> {
+  await deps.db`
+    select app.finish_domain_registration(${work.id}, false, null, ${problem},
+      null, null, null, false)`;
+  await cancelIfNothingLeft(work, deps);
+  return 'failed';
 }
 
 /** Whether the name's claim (app.claim_domain_work counts them) leaves it another try. */

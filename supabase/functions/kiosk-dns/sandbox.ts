@@ -34,15 +34,23 @@ export class SandboxDnsProvider implements DnsProvider {
 
   constructor(private readonly api?: SandboxDnsApi) {}
 
+  /** A request to the stack's DNS sandbox; one that cannot be reached fails as a provider. */
+  private static async call(api: SandboxDnsApi, method: string, path: string): Promise<Response> {
+    return await fetch(`${api.url}${path}`, { method, headers: { apikey: api.key } }).catch(
+      (error: unknown) => {
+        throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
+      },
+    );
+  }
+
   /** The DNS sandbox's status; null without one. */
   private async send(method: 'PUT' | 'DELETE', zone: string): Promise<number | null> {
     if (!this.api) return null;
-    const response = await fetch(`${this.api.url}/zones/${encodeURIComponent(zone)}`, {
+    const response = await SandboxDnsProvider.call(
+      this.api,
       method,
-      headers: { apikey: this.api.key },
-    }).catch((error: unknown) => {
-      throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
-    });
+      `/zones/${encodeURIComponent(zone)}`,
+    );
     await response.body?.cancel();
     // A zone the sandbox no longer holds (a restarted stack) counts as removed.
     if (!response.ok && !(method === 'DELETE' && response.status === 404)) {
@@ -98,11 +106,7 @@ export class SandboxDnsProvider implements DnsProvider {
       select zone_id from public.dns_zones where name = ${name} and status <> 'deleted'`;
     if (row) return this.getZone(row.zone_id);
     if (!this.api) return null;
-    const response = await fetch(`${this.api.url}/zones`, {
-      headers: { apikey: this.api.key },
-    }).catch((error: unknown) => {
-      throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
-    });
+    const response = await SandboxDnsProvider.call(this.api, 'GET', '/zones');
     if (!response.ok) {
       await response.body?.cancel();
       throw new DnsProviderError(`The DNS sandbox answered ${response.status}`, 502);
