@@ -128,3 +128,21 @@ export const withAuthorization = (authorization: string | undefined, init: Reque
     ...init,
     headers: authorization ? { Authorization: authorization } : {},
   });
+
+/**
+ * Polls `probe` every `intervalMs` until it answers a value (not undefined, null or false) and
+ * returns it; fails naming `what` once `timeoutMs` has passed.
+ */
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  { timeoutMs = 10_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { closeSql, sql } from '../_shared/sql.ts';
 import { shortUrlBaseFromEnv } from '../_shared/short-url.ts';
-import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { useStackAsRuntimeEnv, userAuthorization, waitFor } from '../_shared/testing.ts';
 import { isDeadlock } from './jobs.ts';
 import { CHUNK_ROWS } from './limits.ts';
 import { messageOf, processJob } from './process-job.ts';
@@ -138,17 +138,6 @@ Deno.test('destinations shared across chunks: every row a link, one main alias e
   });
 });
 
-/** Polls `probe` until it answers true; fails naming `what` once `timeoutMs` has passed. */
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    // Short: the chunk's session checks for a deadlock 1 s after it starts to wait, and the
-    // cycle must be closed before then for that check to find it.
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** Deadlocks Postgres has broken in this database (pg_stat_database, flushed lazily). */
 async function deadlockCount(): Promise<number> {
   const [row] = await sql()<{ deadlocks: number }[]>`
@@ -184,7 +173,15 @@ Deno.test('a chunk that loses a deadlock is sent again: every row created once',
       job = run(rows);
       job.catch(() => {});
       // Blocked in its long URL upsert, after it locked the account's credits row.
-      await waitFor('the chunk to wait on the other transaction', () => chunkWaitsOn(session!.pid));
+      // Polled often: the chunk's session checks for a deadlock 1 s after it starts to wait, and
+      // the cycle must be closed before then for that check to find it.
+      await waitFor(
+        'the chunk to wait on the other transaction',
+        () => chunkWaitsOn(session!.pid),
+        {
+          intervalMs: 10,
+        },
+      );
       const lost = await other`
         select 1 from public.account_usage
         where account_id = ${accountId} and name = 'max_web_credits'
@@ -230,7 +227,7 @@ Deno.test('a chunk that loses a deadlock is sent again: every row created once',
     await waitFor(
       'pg_stat_database to count the deadlock',
       async () => (await deadlockCount()) > deadlocksBefore,
-      15_000,
+      { timeoutMs: 15_000 },
     );
   });
 });

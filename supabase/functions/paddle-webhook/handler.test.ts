@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { useStackAsRuntimeEnv } from '../_shared/testing.ts';
+import { useStackAsRuntimeEnv, waitFor } from '../_shared/testing.ts';
 import { PROVIDER } from './handler.ts';
 import { type PaddleNotification, paddleReplay } from './testing.ts';
 
@@ -100,16 +100,6 @@ async function orderStatuses(account: string) {
     select o.status from public.orders o join public.invoices i on i.order_id = o.id
     where o.account_id = ${account} and o.billing_type = 2 order by i.issued_at`;
   return rows.map((row) => row.status);
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>) {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 Deno.test('paddle-webhook', async (t) => {
