@@ -56,6 +56,9 @@ async function renderBuilder(
   );
   // The form's code loads behind a loader in the opened modal.
   await findLoadedDialog('UTM Builder');
+  // The preset controls wait for the session's second-factor check; on a busy machine that
+  // can come after the form shows, so a signed-in test starts once they are there.
+  if (!options.guest) await screen.findByRole('checkbox', { name: 'Save as a new preset' });
   return { ...rendered, onApply, onClose };
 }
 
