@@ -4,6 +4,7 @@
  * with the field the database named.
  */
 import postgres from 'postgres';
+import { codedError } from '../_shared/coded-error.ts';
 import { HttpError } from '../_shared/http.ts';
 import { asCaller } from '../_shared/sql.ts';
 import type { BulkFileType } from './file-type.ts';
@@ -38,15 +39,6 @@ export interface ChunkAnswer {
   created: [number, string][];
   /** [row, field, code] of each row the database refused. */
   errors: [number, string, string][];
-}
-
-/** A coded database refusal as the HTTP answer the apps map; anything else is rethrown. */
-export function codedError(error: unknown): unknown {
-  if (!(error instanceof postgres.PostgresError) || !/^PT\d{3}$/.test(error.code)) return error;
-  const message = error.detail ?? error.message;
-  return new HttpError(Number(error.code.slice(2)), message, error.message, {
-    [error.hint ?? 'form']: [message],
-  });
 }
 
 /**

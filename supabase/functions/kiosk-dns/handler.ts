@@ -4,9 +4,11 @@
  * provider and the table stay in step.
  *
  *   POST { action: "create", name }  creates the zone at the provider, then the row → the row
- *   POST { action: "delete", id }    deletes it at the provider, then the row
+ *   POST { action: "delete", id }    deletes it at the provider and the row, unless a bought
+ *                                    name still needs it (409 dns_zone_in_use)
  *   POST { action: "sync" }          refreshes every row's status and name servers → the rows
  */
+import { codedError } from '../_shared/coded-error.ts';
 import { handler, HttpError, json } from '../_shared/http.ts';
 import { recordKioskAction } from '../_shared/kiosk/audit.ts';
 import { invalid, readAction, readBody } from '../_shared/kiosk/request.ts';
@@ -68,10 +70,19 @@ async function create(provider: DnsProvider, staffId: string, name: string) {
 }
 
 async function remove(provider: DnsProvider, staffId: string, id: string) {
-  const [row] = await sql()<ZoneRow[]>`select * from public.dns_zones where id = ${id}`;
-  if (!row) throw new HttpError(404, 'Zone not found', 'zone_not_found');
-  await provider.deleteZone(row.zone_id);
-  await sql()`delete from public.dns_zones where id = ${id}`;
+  // The row goes first, so the database can refuse a zone a customer's bought name still needs
+  // (migration 20261122008300) before the provider is asked; it is kept if the provider fails.
+  const row = await sql()
+    .begin(async (tx) => {
+      const [deleted] = await tx<ZoneRow[]>`
+        delete from public.dns_zones where id = ${id} returning *`;
+      if (!deleted) throw new HttpError(404, 'Zone not found', 'zone_not_found');
+      await provider.deleteZone(deleted.zone_id);
+      return deleted;
+    })
+    .catch((error: unknown) => {
+      throw codedError(error);
+    });
   await recordKioskAction({
     actorId: staffId,
     action: 'dns.zone_deleted',

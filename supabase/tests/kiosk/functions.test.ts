@@ -351,4 +351,66 @@ describe('kiosk-dns (sandbox provider)', () => {
       'dns.zone_deleted',
     ]);
   });
+
+  it("keeps a zone a customer's bought name needs, until the name's term has ended", async () => {
+    const name = `bought-${randomUUID().slice(0, 8)}.example.org`;
+    const created = await callFunction('kiosk-dns', { action: 'create', name }, staffToken);
+    expect(created.status).toBe(201);
+    const zone = created.body as { id: string; zone_id: string };
+    const { id: accountId } = await one<{ id: string }>(
+      pool,
+      'select personal_account_id as id from public.profiles where id = $1',
+      [staff.id],
+    );
+    const { id: orderId } = await one<{ id: string }>(
+      pool,
+      `insert into public.orders (account_id, status, amount) values ($1, 48, 1200) returning id`,
+      [accountId],
+    );
+    const { id: boughtId } = await one<{ id: string }>(
+      pool,
+      `insert into public.purchased_domains (account_id, order_id, domain, years, status,
+         expires_at, zone_id)
+       values ($1, $2, $3, 1, 'registered', now() + interval '1 year', $4) returning id`,
+      [accountId, orderId, name, zone.zone_id],
+    );
+    const refusal = {
+      code: 'dns_zone_in_use',
+      message: `The zone carries ${name}, a domain a customer bought (registered); it cannot be deleted while the name is theirs.`,
+    };
+    expect(await callFunction('kiosk-dns', { action: 'delete', id: zone.id }, staffToken)).toEqual({
+      status: 409,
+      body: { ...refusal, errors: { form: [refusal.message] } },
+    });
+    // Refused before the provider was asked, and refused for the table itself too.
+    expect(await sandboxZones()).toContain(name);
+    expect(
+      await rest(`dns_zones?id=eq.${zone.id}`, { method: 'DELETE', token: staffToken }),
+    ).toMatchObject({
+      status: 409,
+      body: { message: 'dns_zone_in_use', details: refusal.message },
+    });
+    // A name registered before zones were kept with it is matched by its name.
+    await pool.query('update public.purchased_domains set zone_id = null where id = $1', [
+      boughtId,
+    ]);
+    expect(
+      await callFunction('kiosk-dns', { action: 'delete', id: zone.id }, staffToken),
+    ).toMatchObject({ status: 409, body: { code: 'dns_zone_in_use' } });
+    expect(await all(pool, 'select 1 from public.dns_zones where id = $1', [zone.id])).toHaveLength(
+      1,
+    );
+
+    // Once the name has lapsed, the zone is staff's to delete.
+    await pool.query(
+      `update public.purchased_domains set status = 'renewal_failed',
+         expires_at = now() - interval '1 day' where id = $1`,
+      [boughtId],
+    );
+    expect(await callFunction('kiosk-dns', { action: 'delete', id: zone.id }, staffToken)).toEqual({
+      status: 200,
+      body: { id: zone.id },
+    });
+    expect(await sandboxZones()).not.toContain(name);
+  });
 });
