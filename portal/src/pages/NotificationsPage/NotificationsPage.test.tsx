@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { AnnouncementRow, NotificationRow } from '../../features/notifications/feed.ts';
-import { json, postgrestError, TestBackend } from '../../test/backend.ts';
+import { json, postgrestError, tableRows, TestBackend } from '../../test/backend.ts';
 import { renderApp } from '../../test/render.tsx';
 import { signedInWorld } from '../../test/world.ts';
 import { notificationSeries, scriptFeed } from './testFeed.ts';
@@ -101,6 +101,51 @@ describe('the notifications page', () => {
   );
 
   it(
+    'keeps the focus on the row when the list is refreshed before the unread count',
+    async () => {
+      const { user, backend, feed } = renderPage(notificationSeries(2));
+      await list();
+      // After the mark, the unread count answers last: the list shows the row read (and its
+      // button gone) while the mark still waits for that refresh.
+      const countRows = backend.requestsTo('HEAD', '/rest/v1/notifications').length;
+      backend.on('HEAD', '/rest/v1/notifications', async (request, url) => {
+        if (feed.notifications[1]!.read_at) await new Promise((done) => setTimeout(done, 300));
+        return tableRows(feed.notifications.filter((row) => row.read_at == null))(request, url);
+      });
+      await user.click(screen.getByRole('button', { name: 'Mark "Notice 2" read' }));
+      const row = (await list()).find((item) => item.dataset.entry === 'notification-n-02')!;
+      await waitFor(() => expect(row).not.toHaveTextContent('New'));
+      await waitFor(() =>
+        expect(backend.requestsTo('HEAD', '/rest/v1/notifications').length).toBeGreaterThan(
+          countRows,
+        ),
+      );
+      await waitFor(() => expect(row).toHaveFocus(), { timeout: 2_000 });
+      expect(screen.getByRole('status', { hidden: true })).toHaveTextContent(
+        '"Notice 2" marked read.',
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    'says when a notification could not be marked read, and keeps its button',
+    async () => {
+      const { user, backend } = renderPage(notificationSeries(2));
+      await list();
+      backend.on('POST', '/rest/v1/rpc/mark_notifications_read', () =>
+        postgrestError(500, { message: 'boom' }),
+      );
+      await user.click(screen.getByRole('button', { name: 'Mark "Notice 2" read' }));
+      expect(
+        await screen.findByText('"Notice 2" could not be marked read. Please try again.'),
+      ).toBeVisible();
+      expect(screen.getByRole('button', { name: 'Mark "Notice 2" read' })).toBeEnabled();
+    },
+    SLOW,
+  );
+
+  it(
     'marks everything read: every unread notification, and the announcements',
     async () => {
       const { user, backend } = renderPage([
@@ -124,6 +169,26 @@ describe('the notifications page', () => {
       );
       expect(screen.getByRole('heading', { level: 1, name: 'Notifications' })).toHaveFocus();
       await waitFor(() => expect(markAll).toBeDisabled());
+    },
+    SLOW,
+  );
+
+  it(
+    'says when everything could not be marked read, and leaves the rows unread',
+    async () => {
+      const { user, backend } = renderPage(notificationSeries(2));
+      await list();
+      backend.on('POST', '/rest/v1/rpc/mark_announcements_read', () =>
+        postgrestError(500, { message: 'boom' }),
+      );
+      const markAll = screen.getByRole('button', { name: 'Mark all read' });
+      await waitFor(() => expect(markAll).toBeEnabled());
+      await user.click(markAll);
+      expect(
+        await screen.findByText('Your notifications could not be marked read. Please try again.'),
+      ).toBeVisible();
+      expect(screen.getByRole('status', { hidden: true })).toHaveTextContent('');
+      expect(markAll).toBeEnabled();
     },
     SLOW,
   );

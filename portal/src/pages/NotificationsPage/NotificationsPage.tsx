@@ -10,6 +10,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
+import { NOTICE_DURATION_MS } from '@shortlane/shared/constants.ts';
 import { MESSAGES } from '@shortlane/shared/messages.ts';
 import { Fragment, useRef, useState } from 'react';
 import { PageLoader } from '../../components/PageLoader.tsx';
@@ -21,7 +22,7 @@ import { useFeedPagesQuery } from '../../data/notifications-page-query.ts';
 import { useUnreadNotificationCountQuery } from '../../data/notifications-unread-query.ts';
 import { FeedEntryItem } from '../../features/notifications/FeedEntryItem.tsx';
 import type { FeedEntry } from '../../features/notifications/feed.ts';
-import { useConfig } from '../../lib/servicesContext.ts';
+import { useConfig, useNotify } from '../../lib/servicesContext.ts';
 import { usePageTitle } from '../../lib/usePageTitle.ts';
 
 function MarkReadButton({
@@ -32,13 +33,29 @@ function MarkReadButton({
   onMarked: (entry: FeedEntry) => void;
 }) {
   const markRead = useMarkNotificationsReadMutation();
+  const notify = useNotify();
+  const mark = async () => {
+    try {
+      // Awaited rather than mutate's own onSuccess: the refreshed list can drop this button (the
+      // row is read) before the mark settles, and an unmounted observer's callbacks never run.
+      await markRead.mutateAsync([entry.id]);
+    } catch {
+      notify({
+        message: `"${entry.title}" could not be marked read. Please try again.`,
+        durationMs: NOTICE_DURATION_MS.default,
+        tone: 'error',
+      });
+      return;
+    }
+    onMarked(entry);
+  };
   return (
     <Button
       size="compact-xs"
       variant="default"
       loading={markRead.isPending}
       aria-label={`Mark "${entry.title}" read`}
-      onClick={() => markRead.mutate([entry.id], { onSuccess: () => onMarked(entry) })}
+      onClick={() => void mark()}
     >
       Mark read
     </Button>
@@ -56,6 +73,7 @@ export default function NotificationsPage() {
   const pages = useFeedPagesQuery();
   const unread = useUnreadNotificationCountQuery().data ?? 0;
   const markEverything = useMarkEverythingReadMutation();
+  const notify = useNotify();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const listRef = useRef<HTMLDivElement>(null);
   const [said, setSaid] = useState('');
@@ -73,6 +91,12 @@ export default function NotificationsPage() {
         setSaid('All notifications marked read.');
         headingRef.current?.focus();
       },
+      onError: () =>
+        notify({
+          message: 'Your notifications could not be marked read. Please try again.',
+          durationMs: NOTICE_DURATION_MS.default,
+          tone: 'error',
+        }),
     });
 
   const entries = pages.data?.pages.flatMap((page) => page.entries) ?? [];
