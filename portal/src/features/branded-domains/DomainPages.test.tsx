@@ -270,6 +270,34 @@ describe('settings/edit/{domain}', () => {
   );
 });
 
+describe('settings/edit/{domain}: deleting while the lists refresh', () => {
+  it(
+    'goes back to the list with the notice, though the page learns of the deletion first',
+    ROOMY,
+    async () => {
+      const { backend, router, user } = open('/app/settings/edit/links.example.com');
+      expect(await heading('Domain settings')).toBeInTheDocument();
+      let deleted = false;
+      backend.on('PATCH', '/rest/v1/domains', () => {
+        deleted = true;
+        return json([{ id: 'dom-1' }]);
+      });
+      // After the deletion the page's own read answers at once (no such live domain), the
+      // domain list only later: the page shows "not found" while the deletion still waits.
+      backend.on('GET', '/rest/v1/domains', async (_request, url) => {
+        const oneDomain = url.searchParams.has('domain') || url.searchParams.has('id');
+        if (deleted && !oneDomain) await new Promise((done) => setTimeout(done, 300));
+        return json(deleted ? [] : [DOMAIN]);
+      });
+      await user.click(await screen.findByRole('button', { name: 'Delete domain' }, SLOW));
+      const dialog = await screen.findByRole('dialog', { name: 'Delete links.example.com?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+      await waitFor(() => expect(currentUrl(router)).toBe('/app/settings/branded-domains'), SLOW);
+      expect(await screen.findByText('links.example.com deleted.')).toBeVisible();
+    },
+  );
+});
+
 describe('settings/create-subdomain', () => {
   it(
     'claims name.<base domain>, says refusals under the field, then lists it live',

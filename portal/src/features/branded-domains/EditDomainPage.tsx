@@ -239,8 +239,11 @@ function DeleteDomain({ domain, listPath }: { domain: DomainWithTeams; listPath:
               color="red"
               loading={remove.isPending}
               onClick={() =>
-                remove.mutate(domain.id, {
-                  onSuccess: () => {
+                // Awaited rather than mutate's own onSuccess: the refreshed domain can turn this
+                // page into "not found" (unmounting this section) before the deletion settles,
+                // and an unmounted observer's callbacks never run. A failure shows above.
+                remove.mutateAsync(domain.id).then(
+                  () => {
                     notify({
                       message: `${domain.domain} deleted.`,
                       tone: 'success',
@@ -248,7 +251,8 @@ function DeleteDomain({ domain, listPath }: { domain: DomainWithTeams; listPath:
                     });
                     void navigate(listPath);
                   },
-                })
+                  () => {},
+                )
               }
             >
               Delete
