@@ -35,12 +35,21 @@ export class SandboxDnsProvider implements DnsProvider {
   constructor(private readonly api?: SandboxDnsApi) {}
 
   /** A request to the stack's DNS sandbox; one that cannot be reached fails as a provider. */
-  private static async call(api: SandboxDnsApi, method: string, path: string): Promise<Response> {
-    return await fetch(`${api.url}${path}`, { method, headers: { apikey: api.key } }).catch(
-      (error: unknown) => {
-        throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
-      },
-    );
+  private static async call(
+    api: SandboxDnsApi,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<Response> {
+    const headers: Record<string, string> = { apikey: api.key };
+    if (body !== undefined) headers['Content-Type'] = 'application/json';
+    return await fetch(`${api.url}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }).catch((error: unknown) => {
+      throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
+    });
   }
 
   /** The DNS sandbox's status; null without one. */
@@ -125,13 +134,12 @@ export class SandboxDnsProvider implements DnsProvider {
 
   async putRecord(zone: DnsZone, record: DnsRecord): Promise<void> {
     if (!this.api) return;
-    const response = await fetch(`${this.api.url}/zones/${encodeURIComponent(zone.name)}/records`, {
-      method: 'PUT',
-      headers: { apikey: this.api.key, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ name: record.name, type: record.type, value: record.value }),
-    }).catch((error: unknown) => {
-      throw new DnsProviderError(`The DNS sandbox could not be reached: ${String(error)}`, 502);
-    });
+    const response = await SandboxDnsProvider.call(
+      this.api,
+      'PUT',
+      `/zones/${encodeURIComponent(zone.name)}/records`,
+      { name: record.name, type: record.type, value: record.value },
+    );
     await response.body?.cancel();
     if (!response.ok)
       throw new DnsProviderError(`The DNS sandbox answered ${response.status}`, 502);
