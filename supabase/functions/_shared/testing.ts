@@ -129,20 +129,31 @@ export const withAuthorization = (authorization: string | undefined, init: Reque
     headers: authorization ? { Authorization: authorization } : {},
   });
 
+export interface PollOptions {
+  timeoutMs?: number;
+  intervalMs?: number;
+}
+
 /**
- * Polls `probe` every `intervalMs` until it answers a value (not undefined, null or false) and
- * returns it; fails naming `what` once `timeoutMs` has passed.
+ * Polls `read` every `intervalMs` until it answers something other than null or undefined (0 and
+ * false count) and returns it; fails naming `what` once `timeoutMs` has passed.
  */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined | null | false>,
-  { timeoutMs = 10_000, intervalMs = 100 }: { timeoutMs?: number; intervalMs?: number } = {},
+export async function until<T>(
+  read: () => Promise<T | null | undefined>,
+  { timeoutMs = 10_000, intervalMs = 100, what = 'a value' }: PollOptions & { what?: string } = {},
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = await probe();
-    if (value) return value;
+    const value = await read();
+    if (value !== null && value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
+
+/** Like `until`, but waits for a truthy answer (false and 0 keep it polling). */
+export const waitFor = <T>(
+  what: string,
+  probe: () => Promise<T | undefined | null | false>,
+  options: PollOptions = {},
+): Promise<T> => until(async () => (await probe()) || null, { ...options, what });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { until, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { createStripeWebhookHandler } from '../stripe-webhook/handler.ts';
 import { webhookTesting } from '../stripe-webhook/testing.ts';
 import { createBillingHandler } from './handler.ts';
@@ -37,16 +37,6 @@ async function call(authorization: string, method: string, path: string, body?: 
 }
 // deno-lint-ignore no-explicit-any -- the answers have several shapes; each step reads its own
 const jsonOf = async (response: Response) => (await response.json()) as Record<string, any>;
-
-async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 async function stranger() {
   const { data, error } = await admin.auth.admin.createUser({

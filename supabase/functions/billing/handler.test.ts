@@ -3,7 +3,7 @@ import { createClient } from '@supabase/supabase-js';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { cardBillingFromEnv } from '../_shared/billing/stripe.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { until, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { ALREADY_SUBSCRIBED, createBillingHandler } from './handler.ts';
 import { applyDueDowngrades } from './lifecycle.ts';
@@ -93,16 +93,6 @@ async function payInOverlay(transactionId: string) {
   });
   const page = await paid.text();
   if (!/checkout\.completed/.test(page)) throw new Error(`not paid: ${page.slice(0, 300)}`);
-}
-
-async function until<T>(read: () => Promise<T | null>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== null) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 Deno.test('billing: subscribe with a card, see the plan, cancel and resume', async (t) => {

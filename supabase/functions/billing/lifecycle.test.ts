@@ -4,7 +4,12 @@ import type Stripe from 'stripe';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { cardBillingFromEnv, stripeSdk } from '../_shared/billing/stripe.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { hmacSha256Hex, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import {
+  hmacSha256Hex,
+  until,
+  useStackAsRuntimeEnv,
+  userAuthorization,
+} from '../_shared/testing.ts';
 import { createStripeWebhookHandler } from '../stripe-webhook/handler.ts';
 import { MESSAGES } from '../../../shared/src/messages.ts';
 import { createBillingHandler } from './handler.ts';
@@ -60,16 +65,6 @@ async function newUser() {
     account: profile!.account,
     auth: await userAuthorization(env, data.user.id),
   };
-}
-
-async function until<T>(read: () => Promise<T | null | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 const order = (subscription: string, interval: 'monthly' | 'yearly', extra = {}) => ({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { until, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
 import { billingDocumentsFromEnv } from '../_shared/billing/documents.ts';
 import { registrarFromEnv } from '../_shared/registrar/registrar.ts';
@@ -60,15 +60,12 @@ async function pay(paymentUrl: string, card: string) {
   return answer;
 }
 
-async function until<T>(read: () => Promise<T | null | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
+/**
+ * `until` with this file's patience: the purchase worker and the payment sandboxes answer later
+ * than a request does.
+ */
+const eventually = <T>(read: () => Promise<T | null | undefined>) =>
+  until(read, { timeoutMs: 15_000, intervalMs: 150 });
 
 const orderState = async (orderId: string, status: number) =>
   (await sql()<{ status: number }[]>`select status from public.orders where id = ${orderId}`)[0]
@@ -101,7 +98,7 @@ function dnsWith(createZone: (sandbox: DnsProvider, name: string) => Promise<Dns
 async function withoutCronWorker<T>(run: () => Promise<T>): Promise<T> {
   await sql()`update cron.job set active = false where jobname = 'domain-purchase'`;
   try {
-    await until(async () => {
+    await eventually(async () => {
       const [going] = await sql()`
         select 1 from cron.job_run_details d join cron.job j on j.jobid = d.jobid
         where j.jobname = 'domain-purchase' and d.status in ('starting', 'running')`;
@@ -110,7 +107,7 @@ async function withoutCronWorker<T>(run: () => Promise<T>): Promise<T> {
     const [sequence] = await sql()<{ last: string }[]>`
       select last_value::text as last from net.http_request_queue_id_seq`;
     const last = sequence!.last;
-    await until(async () => {
+    await eventually(async () => {
       const [answered] = await sql()`
         select 1 where not exists (select 1 from net.http_request_queue)
           and (${last}::bigint <= 1 or exists (
@@ -218,7 +215,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         paid.headers.get('location'),
         `http://localhost:45173/app/shopping-cart/success?session_id=${first.sessionId}`,
       );
-      await until(async () => {
+      await eventually(async () => {
         await work();
         return orderState(first.orderId, 48);
       });
@@ -279,7 +276,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
     await t.step('a paid renewal invoice renews the name at the registrar', async () => {
       const before = await expiry();
       await renew('paid');
-      await until(async () => {
+      await eventually(async () => {
         await work();
         return (await expiry()) !== before ? purchasedStatus('registered') : null;
       });
@@ -319,7 +316,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       async () => {
         await control.failNext({ operation: 'renew', domainName: `${name}.io`, error: 'payment' });
         await renew('paid');
-        await until(async () => {
+        await eventually(async () => {
           await work();
           return (await notified()).length === 1 ? true : null;
         });
@@ -358,12 +355,12 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       async () => {
         // A paid renewal the registrar takes clears the state; then the next payment fails.
         await renew('paid');
-        await until(async () => {
+        await eventually(async () => {
           await work();
           return purchasedStatus('registered');
         });
         await renew('failed');
-        await until(async () => {
+        await eventually(async () => {
           await work();
           return (await notified()).length === 2 ? true : null;
         });
@@ -429,7 +426,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       await control.failNext({ operation: 'register', domainName: name, error: 'unreachable' });
       const order = await buy([name]);
       await pay(order.paymentUrl, '4242 4242 4242 4242');
-      await until(async () => {
+      await eventually(async () => {
         await work();
         const [row] = await names(order.orderId);
         return row?.status === 'registering' && row.problem === 'Waiting for the registrar.'
@@ -462,7 +459,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         await sql()`
           update public.purchased_domains set locked_until = null
           where order_id = ${order.orderId}`;
-        const row = await until(async () => {
+        const row = await eventually(async () => {
           await work();
           const [row] = await names(order.orderId);
           return row?.problem === 'Waiting for the registrar.' ? null : row;
@@ -478,7 +475,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
 
     /** The paid name's row once the worker has tried it with `problem` left for a later try. */
     const waiting = (orderId: string, problem: string, runWorker: () => Promise<unknown>) =>
-      until(async () => {
+      eventually(async () => {
         await runWorker();
         const [row] = await names(orderId);
         return row?.status === 'registering' && row.problem === problem ? row : null;
@@ -520,7 +517,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
             'made at the provider, recorded nowhere',
           );
           await dueAgain(order.orderId);
-          return await until(async () => {
+          return await eventually(async () => {
             await crashingWork();
             const [row] = await names(order.orderId);
             return row?.status === 'registering' ? null : row;
@@ -558,7 +555,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
           await waiting(order.orderId, 'The DNS zone could not be created.', failingWork);
           // The next claim is the last one.
           await dueAgain(order.orderId, MAX_ATTEMPTS - 1);
-          await until(async () => {
+          await eventually(async () => {
             await failingWork();
             return orderState(order.orderId, 51);
           });
@@ -596,7 +593,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
             `account, held for something else.`;
           await waiting(order.orderId, held, work);
           await dueAgain(order.orderId, MAX_ATTEMPTS - 1);
-          await until(async () => {
+          await eventually(async () => {
             await work();
             return orderState(order.orderId, 51);
           });
@@ -623,7 +620,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         await control.failNext({ operation: 'register', domainName: other, error: 'unavailable' });
         const order = await buy([other]);
         await pay(order.paymentUrl, '4242 4242 4242 4242');
-        await until(async () => {
+        await eventually(async () => {
           await work();
           return orderState(order.orderId, 51);
         });
@@ -646,7 +643,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         const subscription = await subscriptionOf(order.orderId);
         assert.equal((await stripe(`subscriptions/${subscription}`)).status, 'canceled');
         // The full refund reaches the invoice through the webhook.
-        await until(async () => {
+        await eventually(async () => {
           const [invoice] = await sql()<{ status: string }[]>`
             select status from public.invoices where order_id = ${order.orderId}`;
           return invoice?.status === 'refunded' ? true : null;
@@ -662,7 +659,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         await control.failNext({ operation: 'register', domainName: refused, error: 'payment' });
         const order = await buy([kept, refused]);
         await pay(order.paymentUrl, '4242 4242 4242 4242');
-        await until(async () => {
+        await eventually(async () => {
           await work();
           const rows = await names(order.orderId);
           return rows.some((row) => row.refunded_at) && rows.some((r) => r.status === 'registered')
@@ -680,7 +677,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         const subscription = await stripe(`subscriptions/${subscriptionId}`);
         assert.equal(subscription.status, 'active');
         assert.equal(subscription.items.data[0].price.unit_amount, 1299);
-        await until(async () => {
+        await eventually(async () => {
           const [row] = await sql()<{ amount: string }[]>`
             select amount::text from public.subscriptions where billing_id = ${subscriptionId}`;
           return row?.amount === '1299' ? true : null;
@@ -691,7 +688,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         // The next yearly invoice bills the registered name only.
         await renewSubscription(subscriptionId, 'paid');
         const { latest_invoice: renewalInvoice } = await stripe(`subscriptions/${subscriptionId}`);
-        await until(async () => {
+        await eventually(async () => {
           const [renewal] = await sql()<{ amount: string }[]>`
             select amount::text from public.orders
             where purchase_source = 'domain-renewal' and billing_id = ${renewalInvoice}`;
@@ -711,7 +708,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
           select ${name}, 'branded', personal_account_id, 'pending'
           from public.profiles where id = ${squatter.id}`;
         await pay(order.paymentUrl, '4242 4242 4242 4242');
-        await until(async () => {
+        await eventually(async () => {
           await work();
           return orderState(order.orderId, 51);
         });
@@ -733,7 +730,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         const name = `${label()}.com`;
         const order = await buy([name]);
         await stripe(`checkout/sessions/${order.sessionId}/expire`, 'POST');
-        await until(() => orderState(order.orderId, 49));
+        await eventually(() => orderState(order.orderId, 49));
         const [row] = await names(order.orderId);
         assert.equal(row!.status, 'cancelled');
         assert.equal(row!.refund_amount, null, 'nothing was paid, nothing to refund');
@@ -772,7 +769,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
       const [invoice] = await sql()<{ billing_id: string }[]>`
         select billing_id from public.invoices where order_id = ${orderId}`;
       await billingDocumentsFromEnv().refundInvoice(invoice!.billing_id, 'requested_by_customer');
-      await until(() => orderState(orderId, 51));
+      await eventually(() => orderState(orderId, 51));
     };
     const settled = async (orderId: string) => {
       await work();
@@ -792,14 +789,14 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         const name = `${label()}.com`;
         const order = await buy([name]);
         await pay(order.paymentUrl, '4242 4242 4242 4242');
-        await until(async () => {
+        await eventually(async () => {
           await work();
           return orderState(order.orderId, 48);
         });
         const refunded = await refundAsStaff(env, order.orderId);
         assert.equal(refunded.status, 200, JSON.stringify(refunded.body));
         assert.equal(refunded.body.order.status, 51);
-        await until(async () =>
+        await eventually(async () =>
           (await settled(order.orderId)) ? subscriptionCanceled(order.orderId) : null,
         );
         const state = await afterRefund(order.orderId);
@@ -815,7 +812,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         assert.equal(state.refundedAtStripe, 1299);
         assert.equal(row!.refund_id, null);
         assert.deepEqual(state.refundedLines, ['0']);
-        await until(async () => {
+        await eventually(async () => {
           const [stored] = await sql()<{ billing_status: string }[]>`
             select billing_status from public.subscriptions
             where billing_type = 1 and billing_id = ${await subscriptionOf(order.orderId)}`;
@@ -829,7 +826,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         await sql()`
           update public.purchased_domains set renewal_stop = 'due'
           where order_id = ${order.orderId}`;
-        await until(() => settled(order.orderId));
+        await eventually(() => settled(order.orderId));
         const again = await afterRefund(order.orderId);
         assert.deepEqual({ ...again, names: [] }, { ...state, names: [] });
         assert.equal(again.names[0]!.status, 'registered');
@@ -851,7 +848,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         await sql()`
           update public.purchased_domains set locked_until = null
           where order_id = ${order.orderId}`;
-        await until(() => settled(order.orderId));
+        await eventually(() => settled(order.orderId));
         const [row] = (await afterRefund(order.orderId)).names;
         assert.equal(row!.status, 'cancelled');
         assert.equal(
@@ -862,7 +859,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         assert.equal(row!.refund_amount, null, 'the full refund paid it back');
         assert.equal(await control.domain(name), null, 'not registered at the registrar');
         assert.deepEqual(await zoneOf(name), { listed: null, kept: null, held: false }, 'no zone');
-        await until(() => subscriptionCanceled(order.orderId));
+        await eventually(() => subscriptionCanceled(order.orderId));
         const state = await afterRefund(order.orderId);
         assert.equal(state.refundedAtStripe, 1299, 'refunded once, in full');
         assert.deepEqual(state.refundedLines, ['0']);
@@ -899,15 +896,15 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
         // The stack's own worker would race this one for the name.
         await withoutCronWorker(async () => {
           await pay(order.paymentUrl, '4242 4242 4242 4242');
-          await until(async () => {
+          await eventually(async () => {
             const [row] = await names(order.orderId);
             return row?.status === 'registering' ? true : null;
           });
-          await until(async () => {
+          await eventually(async () => {
             await workRefundingMidCall();
             return refundedMidCall ? true : null;
           });
-          await until(() => settled(order.orderId));
+          await eventually(() => settled(order.orderId));
         });
         const registered = await control.domain(name);
         assert.ok(registered, 'the registrar registered it');
@@ -925,7 +922,7 @@ Deno.test('domain-purchase: search, cart, checkout, registration and renewals', 
           `The order was refunded while ${name} was being registered: the registrar registered` +
             ` it until ${row!.expires}. It is not the customer's and is not renewed.`,
         );
-        await until(() => subscriptionCanceled(order.orderId));
+        await eventually(() => subscriptionCanceled(order.orderId));
         const state = await afterRefund(order.orderId);
         assert.equal(state.refundedAtStripe, 1299, 'refunded once, in full');
         assert.deepEqual(state.refundedLines, ['0']);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createClient } from '@supabase/supabase-js';
 import { overlayBillingFromEnv } from '../_shared/billing/paddle.ts';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { until, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { paddleReplay } from '../paddle-webhook/testing.ts';
 import { registrarSandbox } from '../../tests/support/registrar.ts';
 import { purchaseCaller, refundAsStaff } from './testing.ts';
@@ -26,15 +26,12 @@ const control = registrarSandbox({
 });
 const { call, work } = purchaseCaller(env, () => paddle);
 
-async function until<T>(read: () => Promise<T | null | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== null && value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-}
+/**
+ * `until` with this file's patience: the purchase worker and the payment sandboxes answer later
+ * than a request does.
+ */
+const eventually = <T>(read: () => Promise<T | null | undefined>) =>
+  until(read, { timeoutMs: 20_000, intervalMs: 150 });
 
 /** Pays a transaction in the sandbox's overlay checkout frame, as Paddle.js posts it. */
 async function payInOverlay(transactionId: string, email: string) {
@@ -111,7 +108,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
 
     await t.step('paid: processing, then registered and verified; cart emptied', async () => {
       await payInOverlay(transactionId, email);
-      await until(async () => {
+      await eventually(async () => {
         await work();
         const [order] = await sql()<{ status: number }[]>`
           select status from public.orders where id = ${orderId}`;
@@ -217,7 +214,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
     await t.step('a paid renewal transaction renews the name at the registrar', async () => {
       const before = (await control.domain(name))!.expireDate;
       await renew();
-      await until(async () => {
+      await eventually(async () => {
         await work();
         return (await control.domain(name))!.expireDate !== before ? names('registered') : null;
       });
@@ -226,7 +223,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
 
     await t.step('a past-due renewal: renewal_failed, and the owner is told', async () => {
       await renew('failed');
-      await until(async () => {
+      await eventually(async () => {
         await work();
         const [row] = await sql()<{ count: number }[]>`
           select count(*)::int from public.notifications
@@ -249,7 +246,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
         await payInOverlay(answer.body.checkout.transaction_id, email);
         const refusedOrder: string = answer.body.order_id;
-        await until(async () => {
+        await eventually(async () => {
           await work();
           const [order] = await sql()<{ status: number }[]>`
             select status from public.orders where id = ${refusedOrder}`;
@@ -260,12 +257,12 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
           where order_id = ${refusedOrder}`;
         assert.equal(row!.status, 'failed');
         // Cancelled at Paddle at once, and stored as Paddle answered (the webhook agrees later).
-        await until(async () =>
+        await eventually(async () =>
           (await paddle.retrieveSubscription(row!.subscription)).status === 'canceled'
             ? true
             : null,
         );
-        await until(async () => {
+        await eventually(async () => {
           const [stored] = await sql()<{ billing_status: string; ends_at: Date | null }[]>`
             select billing_status, ends_at from public.subscriptions
             where billing_type = 2 and billing_id = ${row!.subscription}`;
@@ -288,7 +285,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
             where o.id = ${refusedOrder}`;
           return state!.order_status === 51 ? state! : null;
         };
-        const first = await until(refunded);
+        const first = await eventually(refunded);
         assert.match(first.refund_id!, /^adj_/);
         assert.equal(first.refunded, first.amount);
         const [line] = await sql()<{ refund_reason: string }[]>`
@@ -312,7 +309,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
             update public.order_items set refunded_amount = 0
             where order_id = ${refusedOrder} returning 1)
           update public.orders set status = 49 where id = ${refusedOrder}`;
-        const again = await until(refunded);
+        const again = await eventually(refunded);
         assert.deepEqual(again, first);
         assert.equal((await paddle.refunds(refundedTransaction)).length, 1);
       },
@@ -338,7 +335,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
         const order: string = answer.body.order_id;
         const transaction: string = answer.body.checkout.transaction_id;
         await payInOverlay(transaction, email);
-        const refund = await until(async () => {
+        const refund = await eventually(async () => {
           await work();
           const [row] = await sql()<{ refund_id: string | null; amount: string }[]>`
             select d.refund_id, i.amount::text as amount
@@ -382,7 +379,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
         const order: string = answer.body.order_id;
         const transaction: string = answer.body.checkout.transaction_id;
         await payInOverlay(transaction, email);
-        await until(async () => {
+        await eventually(async () => {
           await work();
           const [row] = await sql()<{ status: number }[]>`
             select status from public.orders where id = ${order}`;
@@ -413,7 +410,7 @@ Deno.test('domain-purchase through Paddle (billing type 2)', async (t) => {
             where o.id = ${order}`;
           return { ...row! };
         };
-        const stopped = await until(async () => {
+        const stopped = await eventually(async () => {
           await work();
           const row = await state();
           return !row.due && row.subscription === 'canceled' ? row : null;

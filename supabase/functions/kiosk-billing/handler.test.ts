@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { closeSql, sql } from '../_shared/sql.ts';
-import { useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
+import { until, useStackAsRuntimeEnv, userAuthorization } from '../_shared/testing.ts';
 import { createStripeWebhookHandler } from '../stripe-webhook/handler.ts';
 import { webhookTesting } from '../stripe-webhook/testing.ts';
 import { createKioskBillingHandler } from './handler.ts';
@@ -25,16 +25,6 @@ async function call(authorization: string, body: unknown) {
   );
   // deno-lint-ignore no-explicit-any -- the answers have several shapes; each step reads its own
   return { status: response.status, body: (await response.json()) as Record<string, any> };
-}
-
-async function until<T>(read: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 Deno.test('kiosk-billing: refund an order, cancel a subscription', async (t) => {
